@@ -1,0 +1,3 @@
+from paperscope.cli import main
+
+main()

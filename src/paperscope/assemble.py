@@ -1,0 +1,79 @@
+"""The records of one paper, cleaned, become one Paper: provenance kept, the best text chosen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from paperscope import dedupe
+from paperscope.extract import display_title, split_links
+from paperscope.model import Paper, RawRecord, Urls
+from paperscope.normalize import CleanText, clean_text
+from paperscope.normalize.urls import clean_url
+
+
+@dataclass
+class Prepared:
+    """A raw record with its cleaned text and its dedupe identity."""
+
+    raw: RawRecord
+    title: CleanText
+    abstract: CleanText
+    key: str
+    unit: dedupe.Unit
+    file_hash: str
+
+    @property
+    def where(self) -> str:
+        return f"{self.raw.source.path}:{self.raw.source.line}"
+
+
+def prepare(raw: RawRecord, file_hash: str) -> Prepared:
+    title, abstract = clean_text(raw.title), clean_text(raw.abstract)
+    if raw.abstract == abstract.text:
+        raw.abstract = abstract.text  # the same string object, so it is held (and pickled) once
+    fallback = f"{file_hash}:{raw.source.line}"
+    abstract_words = dedupe.words(abstract.text)
+    key = dedupe.record_key(title.text, abstract_words, raw.venue, raw.year, raw.authors, fallback)
+    venue = (raw.venue.casefold(), raw.year) if raw.venue and raw.year else None
+    unit = dedupe.Unit.of(key, dedupe.title_key(title.text), venue, abstract.text, text_words=abstract_words)
+    return Prepared(raw, title, abstract, key, unit, file_hash)
+
+
+def _preference(item: Prepared) -> tuple:
+    """The record whose text a paper shows: one with a title, then the longest abstract, then file order."""
+    source = item.raw.source
+    return (not item.title.text, -len(item.abstract.text), source.path, source.line)
+
+
+def assemble(paper_id: str, items: list[Prepared]) -> Paper:
+    items = sorted(items, key=_preference)
+    best = items[0]
+    raw = best.raw
+    given = [url for item in items for key, url in item.raw.urls.items() if key not in ("pdf", "site")]
+    code, other = split_links([*given, *best.abstract.urls])
+    return Paper(
+        id=paper_id,
+        title=best.title.text or None,
+        display_title=display_title(best.title.text, best.abstract.text),
+        name=None,
+        name_expansion=None,
+        abstract=best.abstract.text,
+        abstract_raw=raw.abstract or "",
+        abstract_html=best.abstract.html,
+        authors=next((item.raw.authors for item in items if item.raw.authors), []),
+        venue=next((item.raw.venue for item in items if item.raw.venue), None),
+        year=next((item.raw.year for item in items if item.raw.year), None),
+        sources=sorted({item.raw.source for item in items}, key=lambda s: (s.path, s.line)),
+        urls=Urls(
+            pdf=_first_url(items, "pdf"),
+            site=_first_url(items, "site"),
+            code=code,
+            other=other,
+        ),
+        keywords=list(dict.fromkeys(k for item in items for k in item.raw.keywords)),
+        status=next((item.raw.status for item in items if item.raw.status), None),
+    )
+
+
+def _first_url(items: list[Prepared], kind: str) -> str | None:
+    return next((url for item in items if (url := clean_url(item.raw.urls.get(kind, "")))), None)

@@ -1,0 +1,227 @@
+"""The `paperscope` command: a thin layer over paperscope.library.Library."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import orjson
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from paperscope.errors import PaperscopeError
+from paperscope.export import FORMATS
+from paperscope.library import Library
+from paperscope.model import Paper
+from paperscope.pipeline import IngestReport
+from paperscope.results import paper_summary
+
+app = typer.Typer(
+    help="Explore a conference's paper list: ingest it, then list, show and export its papers.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+out = Console(soft_wrap=True)
+err = Console(stderr=True)
+DEFAULT_DB = "paperscope.db"
+REPORT_EXAMPLES = 5
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option("--db", envvar="PAPERSCOPE_DB", help=f"The library's SQLite file [default: {DEFAULT_DB}].",
+                 show_default=False),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+@app.callback()
+def _options(ctx: typer.Context, db: DbOption = None) -> None:
+    """Explore a conference's paper list: ingest it, then list, show and export its papers.
+
+    The library is a SQLite file: --db PATH (before or after the command), or PAPERSCOPE_DB.
+    """
+    ctx.obj = db
+
+
+def _library(ctx: typer.Context, db: Path | None) -> Library:
+    return Library(db or ctx.find_root().obj or Path(DEFAULT_DB))
+
+
+def _print_json(data: object) -> None:
+    sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n")
+
+
+@app.command()
+def ingest(
+    ctx: typer.Context,
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders of paper lists.", show_default=False)],
+    db: DbOption = None,
+    skip_bad: Annotated[bool, typer.Option("--skip-bad", help="Ingest the good files, list the bad ones.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Read paper lists into the library (one transaction; unchanged files are skipped).
+
+    Example: paperscope ingest ../shared/seeds
+    """
+    with _library(ctx, db) as library, _progress() as progress:
+        tasks: dict[str, int] = {}
+
+        def report(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = progress.add_task(stage, total=total)
+            progress.update(tasks[stage], completed=done, total=total)
+
+        result = library.ingest(paths, skip_bad=skip_bad, progress=None if as_json else report)
+    if as_json:
+        _print_json(result.to_dict())
+    else:
+        _print_report(result)
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("  {task.description:>7}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err, transient=False, disable=not err.is_terminal,
+    )  # fmt: skip
+
+
+def _print_report(report: IngestReport) -> None:
+    unchanged = f" ({report.files_unchanged} unchanged)" if report.files_unchanged else ""
+    out.print(
+        f"{report.records_read} records read from {report.files_read} files{unchanged} → {report.papers} papers"
+        f" ({report.records_merged} duplicates merged), {report.errors} errors"
+    )
+    out.print(
+        f"papers: {report.papers_created} created, {report.papers_updated} updated,"
+        f" {report.papers_unchanged} unchanged, {report.papers_removed} removed"
+    )
+    sections = [
+        ("duplicates merged", [", ".join(group) for group in report.duplicates_merged]),
+        ("near duplicates merged", [f"{p['a']} ~ {p['b']} (jaccard {p['jaccard']})" for p in report.near_duplicates]),
+        ("near duplicates held apart", [f"{p['a']} ~ {p['b']} (jaccard {p['jaccard']})" for p in report.held_apart]),
+        ("records without an abstract", report.without_abstract),
+        ("URLs repaired", report.urls_repaired),
+        ("markup not converted", report.markup_problems),
+        ("files skipped", report.skipped_files),
+    ]
+    for title, lines in sections:
+        if lines:
+            out.print(f"{title}: {len(lines)}")
+            for line in lines[:REPORT_EXAMPLES]:
+                out.print(f"  {escape(line)}")
+            if len(lines) > REPORT_EXAMPLES:
+                out.print(f"  … and {len(lines) - REPORT_EXAMPLES} more (--json lists all)")
+
+
+@app.command()
+def papers(
+    ctx: typer.Context,
+    db: DbOption = None,
+    order: Annotated[str, typer.Option(help="Sort by id, venue, year or title.")] = "id",
+    limit: Annotated[int, typer.Option(min=1, help="How many papers to list.")] = 100,
+    offset: Annotated[int, typer.Option(min=0, help="How many to skip first.")] = 0,
+    as_json: JsonOption = False,
+) -> None:
+    """List the papers in the library.
+
+    Example: paperscope papers --order venue --limit 20
+    """
+    with _library(ctx, db) as library:
+        total = library.count()
+        rows = [paper_summary(p) for p in library.papers(order, limit, offset)]
+    if as_json:
+        _print_json({"total": total, "offset": offset, "papers": rows})
+        return
+    table = Table("id", "display title", "venue", "year", "sources", title=f"{total} papers", title_justify="left")
+    for row in rows:
+        table.add_row(row["id"], escape(row["display_title"]), row["venue"] or "", str(row["year"] or ""),
+                      str(row["sources"]))  # fmt: skip
+    out.print(table)
+    if total > offset + len(rows):
+        out.print(f"showing {offset + 1}–{offset + len(rows)} of {total}; use --offset {offset + len(rows)} for more")
+
+
+@app.command()
+def show(
+    ctx: typer.Context,
+    paper_id: Annotated[str, typer.Argument(metavar="ID", help="The paper's id.", show_default=False)],
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show one paper: clean abstract, name, links and every source it was read from.
+
+    Example: paperscope show 2mq7c4ux3a5b
+    """
+    with _library(ctx, db) as library:
+        paper = library.paper(paper_id)
+    if as_json:
+        _print_json(paper.to_dict())
+    else:
+        _print_paper(paper)
+
+
+def _print_paper(paper: Paper) -> None:
+    out.print(f"[bold]{escape(paper.display_title)}[/bold]")
+    facts = [paper.id, " ".join(str(x) for x in (paper.venue, paper.year) if x), paper.status or ""]
+    out.print(" · ".join(f for f in facts if f), style="dim")
+    if paper.name:
+        expansion = f" — {paper.name_expansion}" if paper.name_expansion else ""
+        out.print(f"name: {escape(paper.name)}{escape(expansion)}")
+    if paper.authors:
+        out.print(f"authors: {escape(', '.join(paper.authors))}")
+    out.print()
+    out.print(escape(paper.abstract or "(no abstract)"))
+    out.print()
+    for label, urls in (("code", paper.urls.code), ("link", paper.urls.other),
+                        ("pdf", [paper.urls.pdf] if paper.urls.pdf else []),
+                        ("site", [paper.urls.site] if paper.urls.site else [])):  # fmt: skip
+        for url in urls:
+            out.print(f"{label}: {escape(url)}")
+    for source in paper.sources:
+        listing = f"  ({escape(source.listing)})" if source.listing else ""
+        out.print(f"source: {escape(source.path)}:{source.line}{listing}  [{source.format}]", highlight=False)
+
+
+@app.command()
+def export(
+    ctx: typer.Context,
+    db: DbOption = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help=f"One of: {', '.join(FORMATS)}.")] = "jsonl",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
+    ids: Annotated[list[str] | None, typer.Option("--id", help="Only these papers (repeatable).")] = None,
+) -> None:
+    """Export papers in the data contract (jsonl, json) or as csv or markdown.
+
+    Example: paperscope export --format jsonl -o papers.jsonl
+    """
+    if fmt not in FORMATS:
+        raise PaperscopeError(f"unknown export format {fmt!r}; one of {', '.join(FORMATS)}")
+    with _library(ctx, db) as library:
+        if output is None:
+            library.export(fmt, sys.stdout, ids)
+            return
+        partial = output.with_name(output.name + ".partial")
+        with partial.open("w", encoding="utf-8", newline="") as handle:
+            library.export(fmt, handle, ids)
+        partial.replace(output)  # never a half-written file under the name asked for
+    err.print(f"wrote {output}")
+
+
+def main() -> None:
+    """Entry point: one line on stderr for every error a user can cause, never a traceback."""
+    try:
+        app()
+    except PaperscopeError as error:
+        err.print(f"error: {escape(str(error))}", highlight=False, soft_wrap=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        err.print("error: interrupted; nothing of the unfinished ingest was written", highlight=False)
+        sys.exit(130)
+    except Exception as error:  # a bug: still one line, with what to report
+        err.print(f"error: internal error: {error.__class__.__name__}: {escape(str(error))}", highlight=False)
+        sys.exit(2)

@@ -1,0 +1,241 @@
+"""Group records into papers: exact keys first, then near duplicates by MinHash over word shingles.
+
+The rules were chosen on the real corpus (docs/dedupe.md has the figures):
+- Abstract similarity alone is not enough: different papers with identical abstracts exist
+  (scraping errors), and one lab's papers reach a shingle Jaccard of 0.85.
+- A title alone is not enough either: two different IROS 2010 papers share one title.
+So two groups merge only when they do not disagree (no two different titles, no two different
+venue-years) and their abstracts agree: Jaccard >= 0.5 when both carry the same title, >= 0.9
+when at least one has no title (the listing pages have none).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from base64 import b32encode
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import rensa
+
+NUM_PERM = 64
+NUM_BANDS = 16
+SHINGLE_WORDS = 3
+MIN_WORDS = 12  # shorter abstracts ("Preface to ACML 2019.") match only exactly
+JACCARD_SAME_TITLE = 0.5
+JACCARD_UNTITLED = 0.9
+_ROWS = NUM_PERM // NUM_BANDS  # 16 bands of 4: a pair at Jaccard 0.9 shares a band with p > 0.999
+_WORD_RE = re.compile(r"\w+")
+_MIX = 0x9E3779B97F4A7C15
+_MASK = (1 << 64) - 1
+
+
+def words(text: str | None) -> list[str]:
+    return _WORD_RE.findall(text.casefold()) if text else []
+
+
+def title_key(title: str | None) -> str | None:
+    return " ".join(words(title)) or None
+
+
+def shingles(abstract_words: Sequence[str]) -> frozenset[str]:
+    """Word 3-grams; too short an abstract has none (it can only match exactly)."""
+    if len(abstract_words) < MIN_WORDS:
+        return frozenset()
+    return frozenset(map(" ".join, zip(*(abstract_words[i:] for i in range(SHINGLE_WORDS)), strict=False)))
+
+
+def bands(items: frozenset[str]) -> tuple[int, ...]:
+    """MinHash LSH band hashes (signed 64-bit, to fit SQLite): similar sets share at least one."""
+    if not items:
+        return ()
+    signature = rensa.RMinHash(num_perm=NUM_PERM, seed=7)
+    signature.update(list(items))
+    v = signature.digest()
+    # Fold each band's four 32-bit values into one signed 64-bit key; a collision only adds a
+    # candidate pair, which is then verified on exact Jaccard.
+    return tuple(
+        _signed(((v[i] << 32 | v[i + 1]) ^ ((v[i + 2] << 32 | v[i + 3]) * _MIX) ^ band) & _MASK)
+        for band, i in enumerate(range(0, NUM_PERM, _ROWS))
+    )
+
+
+def _signed(value: int) -> int:
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def paper_id(key: str) -> str:
+    """A short id that depends on the dedupe key alone: 12 base32 characters (60 bits)."""
+    return b32encode(hashlib.sha1(key.encode()).digest()).decode()[:12].lower()
+
+
+@dataclass
+class Unit:
+    """What dedupe needs of one new record, or of one paper already in the library.
+
+    Shingles are rebuilt from the text when a pair is verified, not kept: 90k records' shingle
+    sets would take over a gigabyte, and only a few hundred records ever reach verification.
+    """
+
+    key: str
+    title: str | None  # title_key()
+    venue: tuple[str, int] | None  # (venue casefolded, year) when both are known
+    text: str  # the clean abstract
+    paper_id: str | None = None  # set for papers already in the library
+    bands: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, key: str, title: str | None, venue: tuple[str, int] | None, text: str,
+           paper_id: str | None = None, text_words: Sequence[str] | None = None) -> Unit:  # fmt: skip
+        """A unit with its LSH bands computed from the text (or from its words, when at hand)."""
+        found = words(text) if text_words is None else text_words
+        return cls(key, title, venue, text, paper_id, bands(shingles(found)))
+
+    def shingles(self) -> frozenset[str]:
+        return shingles(words(self.text))
+
+
+def record_key(title: str | None, abstract_words: Sequence[str], venue: str | None, year: int | None,
+               authors: Iterable[str], fallback: str) -> str:  # fmt: skip
+    """The exact-duplicate key: what stays of a record once case, markup and punctuation are gone."""
+    body = " ".join(abstract_words)
+    if not body and not title_key(title):
+        return f"source:{fallback}"
+    people = "" if body else ";".join(" ".join(words(a)) for a in authors)
+    text = f"{(venue or '').casefold()}|{year or ''}|{title_key(title) or ''}|{body}|{people}"
+    return "k:" + hashlib.sha1(text.encode()).hexdigest()
+
+
+@dataclass
+class _Group:
+    members: list[int]
+    titles: set[str]
+    venues: set[tuple[str, int]]
+    paper_id: str | None
+
+    @classmethod
+    def of(cls, index: int, unit: Unit) -> _Group:
+        return cls([index], {unit.title} if unit.title else set(), {unit.venue} if unit.venue else set(),
+                   unit.paper_id)  # fmt: skip
+
+    def compatible(self, other: _Group) -> bool:
+        return (
+            not (self.paper_id and other.paper_id)
+            and len(self.titles | other.titles) <= 1
+            and len(self.venues | other.venues) <= 1
+        )
+
+    def absorb(self, other: _Group) -> None:
+        self.members += other.members
+        self.titles |= other.titles
+        self.venues |= other.venues
+        self.paper_id = self.paper_id or other.paper_id
+
+
+@dataclass
+class Grouping:
+    """Groups of unit indexes; each has the id of the library paper it joins, if any."""
+
+    groups: list[tuple[str | None, list[int]]]
+    near_merges: list[tuple[int, int, float]]  # (unit, unit, jaccard) pairs merged as near duplicates
+    held_apart: list[tuple[int, int, float]]  # similar pairs kept apart by a title or venue conflict
+
+
+def group(units: Sequence[Unit]) -> Grouping:
+    """Cluster units. Papers already in the library (with a paper_id) never merge with each other."""
+    parent = list(range(len(units)))
+    groups: dict[int, _Group] = {}  # made only for units that take part in a merge
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def info(root: int) -> _Group:
+        if root not in groups:
+            groups[root] = _Group.of(root, units[root])
+        return groups[root]
+
+    def merge(a: int, b: int) -> bool:
+        ra, rb = sorted((find(a), find(b)))
+        if ra == rb:
+            return True
+        if not info(ra).compatible(info(rb)):
+            return False
+        info(ra).absorb(groups.pop(rb))
+        parent[rb] = ra
+        return True
+
+    by_key: dict[str, int] = {}
+    for i, unit in enumerate(units):
+        if unit.key in by_key:
+            merge(by_key[unit.key], i)
+        else:
+            by_key[unit.key] = i
+
+    near, apart = [], []
+    for a, b, similarity in _similar_pairs(units, sorted(by_key.values())):
+        same_title = units[a].title is not None and units[a].title == units[b].title
+        if similarity < (JACCARD_SAME_TITLE if same_title else JACCARD_UNTITLED) or find(a) == find(b):
+            continue
+        (near if merge(a, b) else apart).append((a, b, similarity))
+
+    result: list[tuple[str | None, list[int]]] = []
+    for i in range(len(units)):
+        if find(i) == i:
+            group_info = groups.get(i)
+            result.append((group_info.paper_id, sorted(group_info.members)) if group_info else (units[i].paper_id, [i]))
+    return Grouping(result, near, apart)
+
+
+def _similar_pairs(units: Sequence[Unit], representatives: list[int]) -> list[tuple[int, int, float]]:
+    """Candidates share an LSH band or a title; each is verified on exact Jaccard. Most similar first.
+
+    Only one unit per exact key takes part, so a list repeated many times costs nothing here.
+    """
+    pairs: dict[tuple[int, int], float] = {}
+    cache: dict[int, frozenset[str]] = {}
+
+    def shingles_of(i: int) -> frozenset[str]:
+        if i not in cache:
+            cache[i] = units[i].shingles()
+        return cache[i]
+
+    for a, b in _candidates(units, representatives):
+        if (a, b) not in pairs and (units[a].paper_id is None or units[b].paper_id is None):
+            pairs[(a, b)] = jaccard(shingles_of(a), shingles_of(b))
+    return sorted(((a, b, s) for (a, b), s in pairs.items()), key=lambda p: (-p[2], p[0], p[1]))
+
+
+def _candidates(units: Sequence[Unit], representatives: list[int]) -> Iterable[tuple[int, int]]:
+    """Pairs (a < b) that share a band value or a title; bands are matched with one sort in numpy."""
+    banded = [i for i in representatives if units[i].bands]
+    if banded:
+        values = np.array([units[i].bands for i in banded], dtype=np.int64).ravel()
+        owners = np.repeat(np.array(banded, dtype=np.int64), NUM_BANDS)
+        order = np.argsort(values, kind="stable")
+        values, owners = values[order], owners[order]
+        starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+        ends = np.r_[starts[1:], len(values)]
+        for start, end in zip(starts[ends - starts > 1], ends[ends - starts > 1], strict=True):
+            yield from _all_pairs(owners[start:end].tolist())
+    titles: dict[str, list[int]] = {}
+    for i in banded:
+        if units[i].title:
+            titles.setdefault(units[i].title, []).append(i)
+    for members in titles.values():
+        yield from _all_pairs(members)
+
+
+def _all_pairs(members: list[int]) -> Iterable[tuple[int, int]]:
+    members = sorted(set(members))
+    for x, a in enumerate(members):
+        for b in members[x + 1 :]:
+            yield a, b

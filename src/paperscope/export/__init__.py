@@ -1,0 +1,24 @@
+"""Exporters, one module per format, each `write(papers, out)` streaming papers to a text stream."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TextIO
+
+from paperscope.export import csv, jsonl, markdown
+from paperscope.model import Paper
+
+Writer = Callable[[Iterable[Paper], TextIO], None]
+FORMATS: dict[str, Writer] = {
+    "jsonl": jsonl.write_jsonl,
+    "json": jsonl.write_json,
+    "csv": csv.write,
+    "markdown": markdown.write,
+}
+
+
+def writer_for(name: str) -> Writer:
+    try:
+        return FORMATS[name]
+    except KeyError:
+        raise ValueError(f"unknown export format {name!r}; one of {', '.join(FORMATS)}") from None

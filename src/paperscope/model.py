@@ -1,0 +1,102 @@
+"""The data contract: the records readers yield and the papers the library keeps.
+
+Nothing here imports the rest of the project.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+CONTRIBUTIONS = ("method", "benchmark", "dataset", "theory", "analysis", "system", "position")
+
+
+@dataclass(frozen=True)
+class Source:
+    """One place a paper was read from."""
+
+    path: str  # file name, no directories
+    line: int  # 1-based physical line (or record number for formats without lines)
+    listing: str | None  # the listing's header or collection name
+    format: str  # the reader that produced it
+    external_id: str | None = None
+
+
+@dataclass
+class RawRecord:
+    """One record exactly as a reader found it: raw strings, nothing cleaned."""
+
+    source: Source
+    title: str | None = None
+    abstract: str | None = None
+    authors: list[str] = field(default_factory=list)
+    venue: str | None = None
+    year: int | None = None
+    status: str | None = None
+    track: str | None = None
+    keywords: list[str] = field(default_factory=list)
+    urls: dict[str, str] = field(default_factory=dict)  # pdf, site, code, project ... as given
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RawRecord:
+        return cls(**{**data, "source": Source(**data["source"])})
+
+
+@dataclass(frozen=True)
+class Claim:
+    value: str
+    metric: str | None = None
+    benchmark: str | None = None
+    baseline: str | None = None
+    text: str = ""
+
+
+@dataclass
+class Urls:
+    pdf: str | None = None
+    site: str | None = None
+    code: list[str] = field(default_factory=list)
+    other: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Paper:
+    """A paper as exported: see the data contract in docs/architecture.md."""
+
+    id: str
+    title: str | None
+    display_title: str
+    name: str | None
+    name_expansion: str | None
+    abstract: str
+    abstract_raw: str
+    abstract_html: str
+    authors: list[str]
+    venue: str | None
+    year: int | None
+    sources: list[Source]
+    urls: Urls
+    models: list[str] = field(default_factory=list)
+    benchmarks: list[str] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    contribution: str = "method"
+    topics: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    status: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Paper:
+        return cls(
+            **{
+                **data,
+                "sources": [Source(**s) for s in data["sources"]],
+                "urls": Urls(**data["urls"]),
+                "claims": [Claim(**c) for c in data["claims"]],
+            }
+        )

@@ -1,0 +1,46 @@
+"""Safe HTML: math as MathML, and one sanitiser (nh3) as the last word on every fragment."""
+
+from __future__ import annotations
+
+import functools
+import html
+
+import latex2mathml.converter
+import nh3
+
+_MATHML_TAGS = {
+    "math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msup", "msub", "msubsup", "mfrac",
+    "msqrt", "mroot", "mover", "munder", "munderover", "mtable", "mtr", "mtd", "mstyle", "mpadded",
+    "mphantom", "menclose", "mfenced", "semantics", "annotation",
+}  # fmt: skip
+_MATHML_ATTRIBUTES = {
+    "xmlns", "display", "mathvariant", "stretchy", "fence", "separator", "lspace", "rspace", "form",
+    "displaystyle", "scriptlevel", "width", "height", "depth", "linethickness", "columnalign",
+    "rowspacing", "columnspacing", "accent", "accentunder", "notation", "open", "close", "minsize",
+    "maxsize", "movablelimits", "symmetric", "largeop", "encoding",
+}  # fmt: skip
+_TAGS = {"em", "strong", "a", "code", "sub", "sup", "br", "span"} | _MATHML_TAGS
+_ATTRIBUTES = {"a": {"href"}, "code": {"class"}, "span": {"class"}} | {t: _MATHML_ATTRIBUTES for t in _MATHML_TAGS}
+
+
+@functools.lru_cache(maxsize=8192)  # abstracts repeat the same small formulas ($k$, $\epsilon$) endlessly
+def math_to_html(tex: str, display: bool) -> tuple[str, str | None]:
+    """MathML for a TeX formula, or the formula as code with the reason it could not be converted."""
+    try:
+        return latex2mathml.converter.convert(tex, display="block" if display else "inline"), None
+    except Exception as exc:  # latex2mathml raises many kinds of errors on malformed TeX
+        return f'<code class="math">{html.escape(tex)}</code>', f"math not converted: {exc.__class__.__name__}"
+
+
+_CLEANER = nh3.Cleaner(
+    tags=_TAGS,
+    attributes=_ATTRIBUTES,
+    url_schemes={"http", "https"},
+    link_rel="nofollow noopener",
+    strip_comments=True,
+)
+
+
+def sanitize(fragment: str) -> str:
+    """Only the tags paperscope writes, links only to http(s), and rel="nofollow noopener" on them."""
+    return _CLEANER.clean(fragment)

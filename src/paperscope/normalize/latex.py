@@ -1,0 +1,233 @@
+"""LaTeX in running text to markdown, using pylatexenc's parser.
+
+Math and URLs have already been swapped for opaque tokens by the caller, so what reaches the
+parser is prose with text macros. Anything pylatexenc cannot convert is reported, not raised.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from pylatexenc import macrospec
+from pylatexenc.latex2text import LatexNodes2Text
+from pylatexenc.latexwalker import (
+    LatexCharsNode,
+    LatexCommentNode,
+    LatexGroupNode,
+    LatexMacroNode,
+    LatexNode,
+    LatexWalker,
+    get_default_latex_context_db,
+)
+
+_CONTEXT = get_default_latex_context_db()
+_CONTEXT.add_context_category(
+    "paperscope",
+    prepend=True,
+    macros=[macrospec.MacroSpec("href", "{{"), macrospec.MacroSpec("url", "{")],
+)
+_TO_TEXT = LatexNodes2Text(latex_context=None, math_mode="verbatim", strict_latex_spaces=False)
+
+_EMPHASIS = {"textbf": "**", "textit": "*", "emph": "*", "textsl": "*", "underline": "*"}
+_PLAIN = {"textrm", "textsf", "texttt", "textsc", "textnormal", "text", "mbox", "textup", "textmd"}
+_DROPPED = {"cite", "citep", "citet", "ref", "eqref", "label", "footnote", "em", "it", "bf", "rm", "sc", "tt",
+            "sf", "sl", "itshape", "bfseries", "normalfont", "noindent", "small", "footnotesize"}  # fmt: skip
+_ABBREVIATIONS = {"ie": "i.e.", "eg": "e.g.", "etal": "et al.", "etc": "etc.", "vs": "vs."}
+# pylatexenc logs a warning for every formula it meets in prose; the report lists what matters.
+logging.getLogger("pylatexenc").setLevel(logging.ERROR)
+# What makes a stretch of text worth handing to the (slow, per-character) LaTeX parser.
+LATEX_HINT = re.compile(r"\\[a-zA-Z@%&$#_{}\"'`^~.=]|[{}]")
+_ABOUT = re.compile(r"(?:(?<=\s)|^)~(?=\d)")  # "~3x" means about 3x, not a non-breaking space
+_TYPOGRAPHY = [("---", "\u2014"), ("--", "\u2013"), ("``", "\u201c"), ("''", "\u201d")]
+
+
+def prepare(text: str) -> str:
+    """Escape what pylatexenc would misread in prose: bare %, lone $, stray braces, ~ as 'about'."""
+    text = re.sub(r"(?<!\\)%", r"\\%", text)
+    text = re.sub(r"(?<!\\)\$", r"\\$", text)
+    text = _ABOUT.sub(r"\\textasciitilde{}", text)
+    return _balance_braces(text)
+
+
+def _balance_braces(text: str) -> str:
+    out: list[str] = []
+    open_at: list[int] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text):
+            out.append(text[i : i + 2])
+            i += 2
+            continue
+        if ch == "{":
+            open_at.append(len(out))
+        elif ch == "}":
+            if open_at:
+                open_at.pop()
+            else:
+                ch = "\\}"
+        out.append(ch)
+        i += 1
+    for index in open_at:
+        out[index] = "\\{"
+    return "".join(out)
+
+
+def latex_to_markdown(text: str) -> tuple[str, list[str]]:
+    """Markdown for prose with LaTeX in it, and what could not be converted.
+
+    pylatexenc reads a character at a time, so it is given only the stretches that hold LaTeX
+    (a macro with its arguments, a braced group); the prose between them only gets the
+    typography LaTeX would apply to it (dashes, quotes, ~).
+    """
+    problems: list[str] = []
+    parts: list[str] = []
+    position = 0
+    for start, end in _latex_spans(text):
+        parts.append(plain_typography(text[position:start]))
+        walker = LatexWalker(prepare(text[start:end]), tolerant_parsing=True, latex_context=_CONTEXT)
+        nodes, _, _ = walker.get_latex_nodes()
+        parts.append(_nodes(nodes, problems))
+        position = end
+    parts.append(plain_typography(text[position:]))
+    return "".join(parts), problems
+
+
+def plain_typography(text: str) -> str:
+    if "~" in text:
+        text = _ABOUT.sub("\x00", text).replace("~", " ").replace("\x00", "~")
+    for ligature, char in _TYPOGRAPHY:
+        text = text.replace(ligature, char)
+    return text
+
+
+def _latex_spans(text: str) -> list[tuple[int, int]]:
+    """Stretches that hold LaTeX, each from the start of its word to the end of its arguments."""
+    spans: list[tuple[int, int]] = []
+    for match in LATEX_HINT.finditer(text):
+        if spans and match.start() < spans[-1][1]:
+            continue
+        start = match.start()
+        while start > 0 and not text[start - 1].isspace():
+            start -= 1
+        end = _construct_end(text, match.start())
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def _construct_end(text: str, at: int) -> int:
+    """Where the macro or group starting at `at` ends: its name, then any {...} or [...] arguments."""
+    if text[at] == "}":
+        return at + 1
+    end = at
+    if text[at] == "\\":
+        end = at + 2
+        if text[at + 1].isalpha():
+            while end < len(text) and text[end].isalpha():
+                end += 1
+        elif text[at + 1] in "'\"^`~=.uvHc" and end < len(text) and text[end] != "{":
+            end += 1  # an accent on the next letter: \'e
+    while True:
+        probe = end
+        while probe < len(text) and text[probe] == " ":
+            probe += 1
+        if probe < len(text) and text[probe] in "{[":
+            end = _group_end(text, probe)
+        else:
+            return end
+
+
+def _group_end(text: str, at: int) -> int:
+    """The index after the bracket that closes the one at `at` (or the end of the text)."""
+    opening = text[at]
+    closing = "}" if opening == "{" else "]"
+    depth = 0
+    index = at
+    while index < len(text):
+        char = text[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == opening:
+            depth += 1
+        elif char == closing:
+            depth -= 1
+            if depth == 0:
+                return index + 1
+        index += 1
+    return len(text)
+
+
+def _nodes(nodes: list[LatexNode | None], problems: list[str]) -> str:
+    parts: list[str] = []
+    index = 0
+    while index < len(nodes):
+        node = nodes[index]
+        index += 1
+        if node is None or isinstance(node, LatexCommentNode):
+            continue
+        if isinstance(node, LatexCharsNode):
+            parts.append(node.chars)
+        elif isinstance(node, LatexGroupNode):
+            parts.append(_nodes(node.nodelist, problems))
+        elif isinstance(node, LatexMacroNode):
+            args = _macro_args(node)
+            if node.macroname in ("href", "url") and not any(args):
+                # pylatexenc gives up on "\href{url}" with its text missing: take the groups that follow.
+                while index < len(nodes) and isinstance(nodes[index], LatexGroupNode) and len(args) < 2:
+                    args.append(nodes[index].nodelist)  # type: ignore[union-attr]
+                    index += 1
+            parts.append(_macro(node, args, problems))
+        else:
+            parts.append(_fallback(node, problems))
+    return "".join(parts)
+
+
+def _is_url_token(text: str) -> bool:
+    return bool(re.fullmatch(r"QPSTOK1\d{5}Q", text))
+
+
+def _macro_args(node: LatexMacroNode) -> list[list[LatexNode]]:
+    argd = node.nodeargd
+    if argd is None or not argd.argnlist:
+        return []
+    return [
+        (arg.nodelist if isinstance(arg, LatexGroupNode) else [arg]) for arg in argd.argnlist if arg is not None
+    ]
+
+
+def _macro(node: LatexMacroNode, args: list[list[LatexNode]], problems: list[str]) -> str:
+    name = node.macroname
+    texts = [_nodes(arg, problems) for arg in args]
+    if name == "href" and texts:
+        url = texts[0].strip()
+        label = texts[1] if len(texts) > 1 and texts[1].strip() else url
+        # http(s) URLs arrive as tokens; anything else (javascript:, a relative path) is not linked
+        return f"[{label}]({url})" if _is_url_token(url) else (label if label != url else "")
+    if name == "url" and texts:
+        return texts[0].strip()
+    if name in _EMPHASIS and texts:
+        mark = _EMPHASIS[name]
+        return f"{mark}{texts[-1]}{mark}"
+    if name in _PLAIN and texts:
+        return texts[-1]
+    if name in _DROPPED:
+        return ""
+    if name in _ABBREVIATIONS:
+        return _ABBREVIATIONS[name]
+    return _fallback(node, problems)
+
+
+def _fallback(node: LatexNode, problems: list[str]) -> str:
+    """pylatexenc's own text conversion: accents, symbols, specials like ``, --, ~."""
+    if isinstance(node, LatexMacroNode) and _TO_TEXT.latex_context.get_macro_spec(node.macroname) is None:
+        problems.append(f"unknown LaTeX macro \\{node.macroname}")
+    try:
+        return _TO_TEXT.nodelist_to_text([node])
+    except Exception as exc:  # pylatexenc raises bare Exceptions on some real inputs
+        problems.append(f"LaTeX not converted ({exc.__class__.__name__}): {node.latex_verbatim()[:40]}")
+        return node.latex_verbatim()

@@ -1,0 +1,62 @@
+"""Find and repair the URLs written in abstracts."""
+
+from __future__ import annotations
+
+import re
+
+# A URL ends at whitespace or at a character that cannot be part of one in running text.
+URL_RE = re.compile(r"""https?://[^\s<>"'{}\\|^`\[\]]+""", re.IGNORECASE)
+
+# "https://github. com/owner/repo": a host broken by a space after a dot, before a common TLD.
+_BROKEN_HOST_RE = re.compile(
+    r"(https?://(?:[\w-]+\.)*[\w-]+\.)\s+((?:com|org|net|io|ai|edu|dev|gov|co|cn|me|info|app)\b)",
+    re.IGNORECASE,
+)
+_TRAILING = ".,;:!?'\"*_"
+_PAIRS = {")": "(", "]": "[", "}": "{"}
+_CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "huggingface.co", "gitee.com")
+_VALID = re.compile(r"https?://[^/\s.]+\.[^/\s]", re.IGNORECASE)
+
+
+def repair_broken_hosts(text: str) -> tuple[str, int]:
+    """Join hosts that a space split apart; returns the text and how many were joined."""
+    return _BROKEN_HOST_RE.subn(r"\1\2", text)
+
+
+def strip_trailing(url: str) -> str:
+    """The URL without the punctuation of the sentence around it (a period, an unmatched ')')."""
+    while url:
+        last = url[-1]
+        if last in _TRAILING or (last in _PAIRS and url.count(last) > url.count(_PAIRS[last])):
+            url = url[:-1]
+        else:
+            break
+    return url
+
+
+def clean_url(url: str) -> str | None:
+    """A canonical http(s) URL: no spaces, no trailing punctuation, no `.git`; None otherwise."""
+    url = strip_trailing("".join(url.split()))
+    if not _VALID.match(url):
+        return None
+    scheme, rest = url.split("://", 1)
+    host, slash, path = rest.partition("/")
+    url = f"{scheme.lower()}://{host.lower()}{slash}{path}"
+    if is_code_host(url) and url.lower().endswith(".git"):
+        url = url[:-4]
+    return url
+
+
+def is_code_host(url: str) -> bool:
+    host = url.split("//", 1)[-1].split("/", 1)[0].lower().removeprefix("www.")
+    return host in _CODE_HOSTS
+
+
+def find_urls(text: str) -> list[str]:
+    """Every http(s) URL in the text, cleaned, in order, without repeats."""
+    seen: dict[str, None] = {}
+    for match in URL_RE.finditer(text):
+        url = clean_url(match.group())
+        if url:
+            seen.setdefault(url)
+    return list(seen)

@@ -1,0 +1,236 @@
+"""The SQLite store: one file, WAL, schema versioned by PRAGMA user_version.
+
+The paper's exported JSON is stored whole (`papers.data`), with the columns that are filtered,
+sorted or joined on beside it; sources keep the raw record they came from, so every paper can be
+rebuilt from its sources at any time.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+import orjson
+
+from paperscope.errors import PaperscopeError
+from paperscope.model import Paper, RawRecord
+from paperscope.store.base import FileRow, LibraryPaper
+
+MIGRATIONS: list[str] = [
+    # 1: files, papers, sources, LSH bands
+    """
+    CREATE TABLE files (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        format TEXT NOT NULL,
+        records INTEGER NOT NULL,
+        ingested_at TEXT NOT NULL
+    );
+    CREATE INDEX files_sha256 ON files(sha256);
+    CREATE TABLE papers (
+        id TEXT PRIMARY KEY,
+        key TEXT NOT NULL UNIQUE,
+        title_key TEXT,
+        venue TEXT,
+        year INTEGER,
+        display_title TEXT NOT NULL,
+        data TEXT NOT NULL,
+        bands TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX papers_title_key ON papers(title_key);
+    CREATE INDEX papers_venue_year ON papers(venue, year);
+    CREATE TABLE sources (
+        id INTEGER PRIMARY KEY,
+        paper_id TEXT NOT NULL REFERENCES papers(id) DEFERRABLE INITIALLY DEFERRED,
+        file_id INTEGER NOT NULL REFERENCES files(id),
+        line INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        record TEXT NOT NULL,
+        UNIQUE (file_id, line)
+    );
+    CREATE INDEX sources_paper ON sources(paper_id);
+    CREATE INDEX sources_key ON sources(key);
+    CREATE TABLE paper_bands (
+        band INTEGER NOT NULL,
+        paper_id TEXT NOT NULL,
+        PRIMARY KEY (band, paper_id)
+    ) WITHOUT ROWID;
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+_ORDERS = {"id": "id", "venue": "venue, year, id", "year": "year, venue, id", "title": "display_title, id"}
+_CHUNK = 500  # host parameters per IN (...) query
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def open_store(path: str | Path) -> SQLiteStore:
+    return SQLiteStore(path)
+
+
+class SQLiteStore:
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.DatabaseError as exc:
+            raise PaperscopeError(f"{path}: not a paperscope database ({exc})") from None
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        # Ingest inserts into indexes keyed by hashes, i.e. at random places: keep their pages in memory.
+        self.db.execute("PRAGMA cache_size=-131072")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise PaperscopeError(f"{self.path}: made by a newer paperscope (schema {version} > {SCHEMA_VERSION})")
+        for number in range(version, SCHEMA_VERSION):
+            with self.transaction():
+                for statement in MIGRATIONS[number].split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version = {number + 1}")
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def close(self) -> None:
+        self.db.close()
+
+    # files
+
+    def file_by_path(self, path: str) -> FileRow | None:
+        row = self.db.execute("SELECT id, path, sha256 FROM files WHERE path = ?", (path,)).fetchone()
+        return FileRow(*row) if row else None
+
+    def has_file_hash(self, sha256: str) -> bool:
+        return self.db.execute("SELECT 1 FROM files WHERE sha256 = ?", (sha256,)).fetchone() is not None
+
+    def put_file(self, path: str, name: str, sha256: str, fmt: str, records: int) -> tuple[int, set[str]]:
+        """Record a file read now; a new version of a known file drops the old version's sources."""
+        old = self.file_by_path(path)
+        if old is None:
+            cursor = self.db.execute(
+                "INSERT INTO files (path, name, sha256, format, records, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (path, name, sha256, fmt, records, _now()),
+            )
+            return int(cursor.lastrowid or 0), set()
+        affected = {r[0] for r in self.db.execute("SELECT paper_id FROM sources WHERE file_id = ?", (old.id,))}
+        self.db.execute("DELETE FROM sources WHERE file_id = ?", (old.id,))
+        self.db.execute(
+            "UPDATE files SET name = ?, sha256 = ?, format = ?, records = ?, ingested_at = ? WHERE id = ?",
+            (name, sha256, fmt, records, _now(), old.id),
+        )
+        return old.id, affected
+
+    # sources and papers
+
+    def candidates(self, keys: Iterable[str], bands: Iterable[int], title_keys: Iterable[str]) -> list[LibraryPaper]:
+        """Stored papers that share an exact key, an LSH band or a title with the records given."""
+        ids: set[str] = set()
+        for sql, values in (
+            ("SELECT paper_id FROM sources WHERE key IN ({})", list(set(keys))),
+            ("SELECT paper_id FROM paper_bands WHERE band IN ({})", list(set(bands))),
+            ("SELECT id FROM papers WHERE title_key IN ({})", list(set(title_keys))),
+        ):
+            for chunk in _chunks(values):
+                ids.update(r[0] for r in self.db.execute(sql.format(",".join("?" * len(chunk))), chunk))
+        found: list[LibraryPaper] = []
+        for chunk in _chunks(sorted(ids)):
+            rows = self.db.execute(
+                "SELECT id, key, title_key, venue, year, json_extract(data, '$.abstract') FROM papers"
+                f" WHERE id IN ({','.join('?' * len(chunk))}) ORDER BY id",
+                chunk,
+            )
+            found.extend(LibraryPaper(*row) for row in rows)
+        return found
+
+    def add_sources(self, rows: Iterable[tuple[str, int, int, str, RawRecord]]) -> None:
+        """Rows of (paper id, file id, line, exact key, raw record)."""
+        self.db.executemany(
+            "INSERT INTO sources (paper_id, file_id, line, key, record) VALUES (?, ?, ?, ?, ?)",
+            ((pid, fid, line, key, orjson.dumps(rec).decode()) for pid, fid, line, key, rec in rows),
+        )
+
+    def source_records(self, paper_id: str) -> list[RawRecord]:
+        rows = self.db.execute("SELECT record FROM sources WHERE paper_id = ? ORDER BY id", (paper_id,))
+        return [RawRecord.from_dict(orjson.loads(r[0])) for r in rows]
+
+    def add_papers(self, rows: Iterable[tuple[Paper, str, str | None, tuple[int, ...]]]) -> None:
+        """Insert papers known to be new: rows of (paper, key, title key, LSH bands)."""
+        rows = list(rows)
+        now = _now()
+        self.db.executemany(
+            "INSERT INTO papers (id, key, title_key, venue, year, display_title, data, bands, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ((p.id, key, title_key, p.venue, p.year, p.display_title, orjson.dumps(p).decode(),
+              orjson.dumps(bands).decode(), now) for p, key, title_key, bands in rows),
+        )  # fmt: skip
+        self.db.executemany(
+            "INSERT INTO paper_bands (band, paper_id) VALUES (?, ?)",
+            ((band, p.id) for p, _, _, bands in rows for band in bands),
+        )
+
+    def put_paper(self, paper: Paper, key: str, title_key: str | None, bands: tuple[int, ...]) -> str:
+        """Insert or replace a paper; says whether it was created, updated or left unchanged."""
+        data = orjson.dumps(paper).decode()
+        old = self.db.execute("SELECT data FROM papers WHERE id = ?", (paper.id,)).fetchone()
+        if old and old[0] == data:
+            return "unchanged"
+        self._drop_bands(paper.id)
+        self.db.execute("DELETE FROM papers WHERE id = ?", (paper.id,))
+        self.add_papers([(paper, key, title_key, bands)])
+        return "updated" if old else "created"
+
+    def _drop_bands(self, paper_id: str) -> None:
+        row = self.db.execute("SELECT bands FROM papers WHERE id = ?", (paper_id,)).fetchone()
+        if row:
+            self.db.executemany(
+                "DELETE FROM paper_bands WHERE band = ? AND paper_id = ?", ((b, paper_id) for b in orjson.loads(row[0]))
+            )
+
+    def remove_orphans(self) -> int:
+        """Delete papers no source points at any more (their list changed); returns how many."""
+        orphans = [r[0] for r in self.db.execute("SELECT id FROM papers WHERE id NOT IN (SELECT paper_id FROM sources)")]
+        for paper_id in orphans:
+            self._drop_bands(paper_id)
+            self.db.execute("DELETE FROM papers WHERE id = ?", (paper_id,))
+        return len(orphans)
+
+    # reading
+
+    def count_papers(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM papers").fetchone()[0])
+
+    def get_paper(self, paper_id: str) -> Paper | None:
+        row = self.db.execute("SELECT data FROM papers WHERE id = ?", (paper_id,)).fetchone()
+        return Paper.from_dict(orjson.loads(row[0])) if row else None
+
+    def iter_papers(self, order: str = "id", limit: int | None = None, offset: int = 0) -> Iterator[Paper]:
+        if order not in _ORDERS:
+            raise ValueError(f"unknown order {order!r}; one of {', '.join(_ORDERS)}")
+        sql = f"SELECT data FROM papers ORDER BY {_ORDERS[order]} LIMIT ? OFFSET ?"
+        for (data,) in self.db.execute(sql, (-1 if limit is None else limit, offset)):
+            yield Paper.from_dict(orjson.loads(data))
+
+
+def _chunks(values: list, size: int = _CHUNK) -> Iterator[list]:
+    for start in range(0, len(values), size):
+        yield values[start : start + size]

@@ -1,0 +1,174 @@
+"""Ingest end to end into real SQLite files: counts, the data contract, idempotency, stable ids."""
+
+import re
+import shutil
+import sqlite3
+
+import orjson
+
+from paperscope.library import Library
+
+from .conftest import CORPUS, SEEDS
+
+CONTRACT_KEYS = {
+    "id", "title", "display_title", "name", "name_expansion", "abstract", "abstract_raw", "abstract_html",
+    "authors", "venue", "year", "sources", "urls", "models", "benchmarks", "claims", "contribution", "topics",
+    "keywords", "status",
+}  # fmt: skip
+
+
+def by_line(papers, path_start, line):
+    return next(p for p in papers for s in p.sources if s.path.startswith(path_start) and s.line == line)
+
+
+def test_seeds_give_51_papers_from_57_records(db_path):
+    with Library(db_path) as library:
+        report = library.ingest([SEEDS])
+        assert (report.records_read, report.papers, report.records_merged) == (57, 51, 6)
+        assert report.papers_created == 51
+        assert len(report.duplicates_merged) == 6
+        assert report.skipped_files == []
+        assert report.urls_repaired == ["001_3a14d78222ee847b.txt:35"]
+        assert library.count() == 51
+
+
+def test_merged_papers_keep_every_source(seed_papers):
+    paper = by_line(seed_papers, "000_", 3)
+    assert [(s.path, s.line, s.listing) for s in paper.sources] == [
+        ("000_31443c0bfd02244b.txt", 3, "ICML 2026 Papers"), ("001_3a14d78222ee847b.txt", 7, "ICML 2026 论文列表"),
+    ]  # fmt: skip
+    assert all(s.format == "listing" for s in paper.sources)
+
+
+def test_export_follows_the_data_contract(seeded_db, tmp_path):
+    out = tmp_path / "papers.jsonl"
+    with Library(seeded_db) as library, out.open("w") as handle:
+        library.export("jsonl", handle)
+    rows = [orjson.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 51
+    for row in rows:
+        assert set(row) == CONTRACT_KEYS
+        assert set(row["urls"]) == {"pdf", "site", "code", "other"}
+        assert (row["venue"], row["year"], row["title"]) == ("ICML", 2026, None)
+        assert 0 < len(row["display_title"]) <= 91
+        outside_math = re.sub(r"\$[^$]*\$", "", row["abstract"])
+        assert row["abstract"] and "\\" not in outside_math and "**" not in outside_math
+
+
+# Each way the seeds write a code link, and the clean URL it must become.
+CODE_LINKS = [
+    ("000_", 9, "https://github.com/peterwisu/CoLA"),  # bare
+    ("000_", 17, "https://github.com/SunshineGreeny/PCRNet"),  # followed by a period
+    ("000_", 33, "https://github.com/naver-ai/merit"),  # a markdown link whose text is the URL
+    ("001_", 19, "https://github.com/guohezuy/AutoRAS"),  # [this link](url)
+    ("001_", 21, "https://github.com/HengHugoZhao/ProbMoE"),  # .git suffix
+    ("001_", 33, "https://github.com/fangru-lin/procedure_generalization_llm"),  # \href{url}{here}
+    ("001_", 35, "https://github.com/pUmpKin-Co/SparsityAndCoD"),  # split by a space: github. com
+    ("003_", 13, "https://github.com/BoYuanVisionary/Pro-CAD"),  # \url{}
+    ("003_", 21, "https://github.com/akhauriyash/SOL"),  # \href{url} with its text missing
+    ("003_", 31, "https://github.com/Heliulu/LiftQuant"),  # \url{}.
+]
+
+
+def test_code_links_written_every_way_come_out_clean(seed_papers):
+    for prefix, line, url in CODE_LINKS:
+        paper = by_line(seed_papers, prefix, line)
+        assert paper.urls.code == [url], (prefix, line)
+
+
+def test_latex_and_markdown_come_out_clean(seed_papers):
+    pada = by_line(seed_papers, "001_", 37)
+    assert "Perturbation-Verified Attention Distillation and Dynamic Alignment (PADA)" in pada.abstract
+    assert "up to 16.7% and" in pada.abstract
+    assert "<strong>P</strong>erturbation" in pada.abstract_html
+    nemo = by_line(seed_papers, "003_", 25)
+    assert nemo.abstract.startswith("We present NEMO, a system that translates Natural-language")
+    bound = by_line(seed_papers, "003_", 5)
+    assert r"$\Omega(\sqrt{\log L})$" in bound.abstract
+    assert "<math" in bound.abstract_html and "<msqrt>" in bound.abstract_html
+    assert bound.abstract_raw.count("$") == bound.abstract.count("$")
+
+
+def test_reingesting_the_same_files_changes_nothing(seeded_copy):
+    before = _snapshot(seeded_copy)
+    with Library(seeded_copy) as library:
+        report = library.ingest([SEEDS])
+    assert (report.files_unchanged, report.files_read, report.records_read) == (3, 0, 0)
+    assert _snapshot(seeded_copy) == before
+
+
+def test_the_same_files_copied_elsewhere_are_recognised_by_content(seeded_copy, tmp_path):
+    copy = tmp_path / "elsewhere"
+    shutil.copytree(SEEDS, copy)
+    before = _snapshot(seeded_copy)
+    with Library(seeded_copy) as library:
+        assert library.ingest([copy]).files_unchanged == 3
+    assert _snapshot(seeded_copy) == before
+
+
+def test_ids_are_the_same_in_any_database_and_any_file_order(seeded_db, tmp_path):
+    reverse = tmp_path / "reverse"
+    reverse.mkdir()
+    for index, path in enumerate(sorted(SEEDS.iterdir(), reverse=True)):
+        shutil.copy(path, reverse / f"{index}_{path.name}")
+    with Library(tmp_path / "other.db") as library:
+        library.ingest([reverse])
+        other = {p.id for p in library.papers()}
+    with Library(seeded_db) as library:
+        assert {p.id for p in library.papers()} == other
+
+
+def test_a_new_version_of_a_list_replaces_its_old_records(tmp_path):
+    page = tmp_path / "page.txt"
+    lines = (SEEDS / "003_27e213eb8034c1f7.txt").read_text(encoding="utf-8").split("\n")
+    page.write_text("\n".join(lines[:6]), encoding="utf-8")  # header and the first two abstracts
+    with Library(tmp_path / "lib.db") as library:
+        library.ingest([page])
+        first_ids = {p.id for p in library.papers()}
+        page.write_text("\n".join(lines[:1] + lines[4:8]), encoding="utf-8")  # drop one, keep one, add one
+        report = library.ingest([page])
+        ids = {p.id for p in library.papers()}
+    assert len(first_ids) == 2 and len(ids) == 2
+    assert len(first_ids & ids) == 1
+    assert report.papers_removed == 1
+    assert (report.papers_created, report.papers_updated) == (1, 1)  # the kept one moved to another line
+
+
+def test_a_paper_from_a_listing_and_a_paper_list_becomes_one_paper(tmp_path):
+    listing = tmp_path / "page.txt"
+    listing.write_text(
+        "UAI 2019 Papers\n\n" + _uai_abstract() + "\n", encoding="utf-8"
+    )
+    with Library(tmp_path / "lib.db") as library:
+        library.ingest([CORPUS / "uai2019.json.gz", listing])
+        paper = next(p for p in library.papers() if len(p.sources) == 2)
+    assert paper.title  # the paper list's title wins over the listing's missing one
+    assert {s.format for s in paper.sources} == {"listing", "paperlists"}
+
+
+def _uai_abstract():
+    with Library(":memory:") as library:
+        library.ingest([CORPUS / "uai2019.json.gz"])
+        return next(p.abstract_raw for p in library.papers() if len(p.abstract) > 600)
+
+
+def test_the_whole_corpus_ingests_without_an_error(tmp_path):
+    with Library(tmp_path / "corpus.db") as library:
+        report = library.ingest([CORPUS])
+        assert report.records_read == 92_874
+        assert report.skipped_files == []
+        assert library.count() == report.papers
+        check = library.store.db.execute("PRAGMA integrity_check").fetchone()[0]  # type: ignore[attr-defined]
+    assert check == "ok"
+
+
+def _snapshot(path):
+    db = sqlite3.connect(path)
+    try:
+        return (
+            db.execute("SELECT id, data FROM papers ORDER BY id").fetchall(),
+            db.execute("SELECT paper_id, file_id, line, key FROM sources ORDER BY id").fetchall(),
+            db.execute("SELECT count(*) FROM paper_bands").fetchone(),
+        )
+    finally:
+        db.close()

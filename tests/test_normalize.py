@@ -1,0 +1,138 @@
+import re
+from html.parser import HTMLParser
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paperscope.normalize import clean_text
+
+
+def test_bold_markdown_and_latex_become_plain_text_and_emphasis_in_html():
+    clean = clean_text(r"We present **NEMO**, which translates **N**atural-language and \textbf{P}erturbation")
+    assert clean.text == "We present NEMO, which translates Natural-language and Perturbation"
+    assert "<strong>NEMO</strong>" in clean.html
+    assert "<strong>P</strong>erturbation" in clean.html
+
+
+def test_emph_and_italics_keep_emphasis():
+    clean = clean_text(r"We study \emph{dynamic budget allocation} in *continuous state spaces*.")
+    assert clean.text == "We study dynamic budget allocation in continuous state spaces."
+    assert clean.html.count("<em>") == 2
+
+
+@pytest.mark.parametrize(
+    ("raw", "text", "url"),
+    [
+        (r"found \href{https://github.com/fangru-lin/procedure_generalization_llm}{here}.", "found here.",
+         "https://github.com/fangru-lin/procedure_generalization_llm"),
+        (r"budget. \href{https://github.com/akhauriyash/SOL}", "budget. https://github.com/akhauriyash/SOL",
+         "https://github.com/akhauriyash/SOL"),
+        (r"available on \url{https://github.com/BoYuanVisionary/Pro-CAD}.",
+         "available on https://github.com/BoYuanVisionary/Pro-CAD.", "https://github.com/BoYuanVisionary/Pro-CAD"),
+        ("see [this link](https://github.com/guohezuy/AutoRAS)", "see this link", "https://github.com/guohezuy/AutoRAS"),
+        ("[https://github.com/naver-ai/merit](https://github.com/naver-ai/merit)", "https://github.com/naver-ai/merit",
+         "https://github.com/naver-ai/merit"),
+    ],
+)  # fmt: skip
+def test_links_become_their_text_and_the_url_is_captured(raw, text, url):
+    clean = clean_text(raw)
+    assert clean.text == text
+    assert clean.urls == [url]
+    assert f'href="{url}"' in clean.html
+    assert 'rel="nofollow noopener"' in clean.html
+
+
+def test_escaped_percent_and_bare_percent():
+    assert clean_text(r"improves Pass@1 by up to 16.7\% and 5% more").text == "improves Pass@1 by up to 16.7% and 5% more"
+
+
+def test_math_is_kept_as_written_in_text_and_rendered_as_mathml():
+    clean = clean_text(r"a lower bound of $\Omega(\sqrt{\log L})$ on 9$\times$9 Sudoku")
+    assert clean.text == r"a lower bound of $\Omega(\sqrt{\log L})$ on 9$\times$9 Sudoku"
+    assert clean.html.count("<math") == 2
+    assert "<msqrt>" in clean.html
+
+
+def test_prices_are_not_math():
+    assert "<math" not in clean_text("it costs $5 and $10 per run").html
+
+
+def test_broken_math_falls_back_for_that_formula_only():
+    clean = clean_text(r"good $x^2$ and bad $\frac{1}{$ here")
+    assert clean.html.count("<math") == 1
+    assert '<code class="math">' in clean.html
+    assert any("math not converted" in problem for problem in clean.problems)
+
+
+def test_unknown_macros_are_reported_not_raised():
+    clean = clean_text(r"we use \mymacro{arg} here")
+    assert clean.problems == [r"unknown LaTeX macro \mymacro"]
+    assert "arg" in clean.text
+
+
+def test_whitespace_is_collapsed_and_typos_kept():
+    assert clean_text("  the  modle\n\tworks ").text == "the modle works"
+
+
+def test_accents_and_tilde():
+    assert clean_text(r"Kjellstr{\"o}m and H\"ullermeier, Fig.~3, about ~3x faster").text == (
+        "Kjellström and Hüllermeier, Fig. 3, about ~3x faster"
+    )
+
+
+def test_stray_braces_are_kept():
+    assert clean_text("a } b { c").text == "a } b { c"
+
+
+XSS = [
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "[click](javascript:alert(1))",
+    r"\href{javascript:alert(1)}{click}",
+    '"><svg onload=alert(1)>',
+    "<a href='javascript:alert(1)'>x</a>",
+    r"$\href{javascript:alert(1)}{x}$",
+]
+
+
+class _Elements(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, list[tuple[str, str | None]]]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.found.append((tag, attrs))
+
+
+def assert_safe(fragment: str) -> None:
+    """Parsed as a browser would: only harmless elements, no handlers, links only to http(s)."""
+    parser = _Elements()
+    parser.feed(fragment)
+    for tag, attrs in parser.found:
+        assert tag not in {"script", "img", "svg", "iframe", "object", "embed", "style"}
+        for name, value in attrs:
+            assert not name.startswith("on"), (tag, name)
+            if name in {"href", "src"}:
+                assert re.match(r"https?://", value or ""), (tag, value)
+
+
+@pytest.mark.parametrize("payload", XSS)
+def test_html_is_safe_whatever_the_input(payload):
+    assert_safe(clean_text(f"An abstract with {payload} inside.").html)
+
+
+def test_a_non_http_href_keeps_only_its_text():
+    clean = clean_text(r"\href{javascript:alert(1)}{click}")
+    assert clean.text == "click"
+    assert clean.urls == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(list("ab $\\{}[]()*_`<>&%~^'\"#:/.h\n") + ["http://", "\\href", "\\textbf",
+                                                                            "**", "$$", "\\url", "javascript:"]),
+                max_size=60).map("".join))  # fmt: skip
+def test_any_input_gives_text_and_safe_html(raw):
+    clean = clean_text(raw)
+    assert isinstance(clean.text, str)
+    assert_safe(clean.html)

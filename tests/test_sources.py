@@ -1,0 +1,84 @@
+import gzip
+import shutil
+from pathlib import Path
+
+import pytest
+
+from paperscope.errors import InputError
+from paperscope.sources import listing, paperlists, reader_for
+
+from .conftest import CORPUS, SEEDS
+
+
+def test_listing_pages_keep_file_line_and_header():
+    path = SEEDS / "001_3a14d78222ee847b.txt"
+    records = list(reader_for(path).read(path))
+    assert reader_for(path) is listing
+    assert len(records) == 19
+    first = records[0]
+    assert first.source.path == path.name
+    assert first.source.listing == "ICML 2026 论文列表"
+    assert (first.venue, first.year) == ("ICML", 2026)
+    physical = path.read_text(encoding="utf-8").split("\n")
+    for record in records:
+        assert physical[record.source.line - 1] == record.abstract
+
+
+@pytest.mark.parametrize(("header", "venue", "year"), [
+    ("ICML 2026 Papers", "ICML", 2026), ("ICML 2026 论文列表", "ICML", 2026), ("NeurIPS-2024 accepted", "NeurIPS", 2024),
+    ("Accepted papers", None, None),
+])  # fmt: skip
+def test_listing_headers(header, venue, year):
+    assert listing.parse_header(header) == (venue, year)
+
+
+def test_paper_list_json_maps_its_fields():
+    path = CORPUS / "icml2018.json.gz"
+    records = list(reader_for(path).read(path))
+    assert reader_for(path) is paperlists
+    first = records[0]
+    assert first.title == "$D^2$: Decentralized Training over Decentralized Data"
+    assert first.authors == ["Hanlin Tang", "Xiangru Lian", "Ming Yan", "Ce Zhang", "Ji Liu"]
+    assert (first.venue, first.year, first.status) == ("ICML", 2018, "Oral")
+    assert first.source.external_id == "2485"
+    assert first.urls["pdf"].endswith("tang18a.pdf")
+
+
+def test_readers_are_chosen_by_content_not_extension(tmp_path):
+    disguised = tmp_path / "list.dat"
+    shutil.copy(CORPUS / "uai2019.json.gz", disguised)
+    assert reader_for(disguised) is paperlists
+    page = tmp_path / "page.json"
+    shutil.copy(SEEDS / "000_31443c0bfd02244b.txt", page)
+    assert reader_for(page) is listing
+    plain = tmp_path / "plain.json"
+    plain.write_bytes(gzip.decompress((CORPUS / "uai2019.json.gz").read_bytes()))
+    assert reader_for(plain) is paperlists
+
+
+def test_venue_names_from_file_names():
+    assert paperlists.venue_from_name("nips1994.json.gz") == ("NeurIPS", 1994)
+    assert paperlists.venue_from_name("siggraphasia2020.json.gz") == ("SIGGRAPH Asia", 2020)
+    assert paperlists.venue_from_name("3dv2025.json.gz") == ("3DV", 2025)
+    assert paperlists.venue_from_name("papers.json") == (None, None)
+
+
+def test_every_corpus_file_reads_without_an_error():
+    total = 0
+    for path in sorted(CORPUS.iterdir()):
+        total += sum(1 for _ in reader_for(path).read(path))
+    assert total == 92_874
+
+
+def test_a_record_that_is_not_a_paper_names_its_position(tmp_path):
+    path = tmp_path / "list.json"
+    path.write_text('[{"title": "A", "abstract": "x"}, 7]')
+    with pytest.raises(InputError, match=r"list.json:2: not a paper list"):
+        list(reader_for(path).read(path))
+
+
+def test_unknown_formats_are_refused(tmp_path: Path):
+    path = tmp_path / "data.bin"
+    path.write_bytes(b"\x00\x01\x02binary")
+    with pytest.raises(InputError, match="unknown format"):
+        reader_for(path)

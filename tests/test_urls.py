@@ -1,0 +1,39 @@
+from paperscope.extract import split_links
+from paperscope.normalize.urls import clean_url, find_urls, repair_broken_hosts
+
+
+def test_a_host_broken_by_a_space_is_joined():
+    text, count = repair_broken_hosts("Code is available at https://github. com/pUmpKin-Co/SparsityAndCoD.")
+    assert count == 1
+    assert find_urls(text) == ["https://github.com/pUmpKin-Co/SparsityAndCoD"]
+
+
+def test_a_sentence_after_a_url_is_not_joined_to_it():
+    text, count = repair_broken_hosts("See https://example.org. Then we show")
+    assert count == 0
+    assert find_urls(text) == ["https://example.org"]
+
+
+def test_trailing_punctuation_and_unbalanced_brackets_are_dropped():
+    assert clean_url("https://github.com/SongWZ3214/VGR.") == "https://github.com/SongWZ3214/VGR"
+    assert clean_url("https://github.com/naver-ai/merit)") == "https://github.com/naver-ai/merit"
+    assert clean_url("https://en.wikipedia.org/wiki/Set_(mathematics)") == "https://en.wikipedia.org/wiki/Set_(mathematics)"
+
+
+def test_git_suffix_is_removed_from_code_hosts_only():
+    assert clean_url("https://github.com/HengHugoZhao/ProbMoE.git") == "https://github.com/HengHugoZhao/ProbMoE"
+    assert clean_url("https://example.org/file.git") == "https://example.org/file.git"
+
+
+def test_only_http_urls_survive():
+    assert clean_url("javascript:alert(1)") is None
+    assert clean_url("ftp://example.org/x") is None
+    assert clean_url("https://") is None
+
+
+def test_code_links_are_split_from_other_links_without_repeats():
+    code, other = split_links([
+        "https://github.com/a/b.git", "https://github.com/a/b", "https://arxiv.org/abs/1", "https://arxiv.org/abs/1",
+    ])  # fmt: skip
+    assert code == ["https://github.com/a/b"]
+    assert other == ["https://arxiv.org/abs/1"]
