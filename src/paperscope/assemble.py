@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from paperscope import dedupe
-from paperscope.extract import display_title, split_links
+from paperscope.extract import Facts, extract, split_links
 from paperscope.model import Paper, RawRecord, Urls
 from paperscope.normalize import CleanText, clean_text
 from paperscope.normalize.urls import clean_url
@@ -21,6 +21,7 @@ class Prepared:
     key: str
     unit: dedupe.Unit
     file_hash: str
+    facts: Facts  # extracted here, in the worker processes, not when the paper is assembled
 
     @property
     def where(self) -> str:
@@ -36,7 +37,8 @@ def prepare(raw: RawRecord, file_hash: str) -> Prepared:
     key = dedupe.record_key(title.text, abstract_words, raw.venue, raw.year, raw.authors, fallback)
     venue = (raw.venue.casefold(), raw.year) if raw.venue and raw.year else None
     unit = dedupe.Unit.of(key, dedupe.title_key(title.text), venue, abstract.text, text_words=abstract_words)
-    return Prepared(raw, title, abstract, key, unit, file_hash)
+    facts = extract(title.text or None, abstract.text, raw.abstract or "")
+    return Prepared(raw, title, abstract, key, unit, file_hash, facts)
 
 
 def _preference(item: Prepared) -> tuple:
@@ -51,12 +53,13 @@ def assemble(paper_id: str, items: list[Prepared]) -> Paper:
     raw = best.raw
     given = [url for item in items for key, url in item.raw.urls.items() if key not in ("pdf", "site")]
     code, other = split_links([*given, *best.abstract.urls])
+    facts = best.facts
     return Paper(
         id=paper_id,
         title=best.title.text or None,
-        display_title=display_title(best.title.text, best.abstract.text),
-        name=None,
-        name_expansion=None,
+        display_title=facts.display_title,
+        name=facts.name,
+        name_expansion=facts.name_expansion,
         abstract=best.abstract.text,
         abstract_raw=raw.abstract or "",
         abstract_html=best.abstract.html,
@@ -70,6 +73,10 @@ def assemble(paper_id: str, items: list[Prepared]) -> Paper:
             code=code,
             other=other,
         ),
+        models=facts.models,
+        benchmarks=facts.benchmarks,
+        claims=facts.claims,
+        contribution=facts.contribution,
         keywords=list(dict.fromkeys(k for item in items for k in item.raw.keywords)),
         status=next((item.raw.status for item in items if item.raw.status), None),
     )

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 # A URL ends at whitespace or at a character that cannot be part of one in running text.
-URL_RE = re.compile(r"""https?://[^\s<>"'{}\\|^`\[\]]+""", re.IGNORECASE)
+# (Two URLs run together, "…/Sealinghttps://github.com/…", are two URLs.)
+URL_RE = re.compile(r"""https?://(?:(?!https?://)[^\s<>"'{}\\|^`\[\]])+""", re.IGNORECASE)
 
 # "https://github. com/owner/repo": a host broken by a space after a dot, before a common TLD.
 _BROKEN_HOST_RE = re.compile(
@@ -14,7 +15,9 @@ _BROKEN_HOST_RE = re.compile(
 )
 _TRAILING = ".,;:!?'\"*_"
 _PAIRS = {")": "(", "]": "[", "}": "{"}
-_CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "huggingface.co", "gitee.com")
+# Where code lives; a model or demo page (huggingface.co) is a link, not code.
+_CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "gitee.com", "sourceforge.net")
+_BARE_HOST = re.compile(r"(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|edu|dev)/", re.IGNORECASE)
 _VALID = re.compile(r"https?://[^/\s.]+\.[^/\s]", re.IGNORECASE)
 
 
@@ -35,8 +38,13 @@ def strip_trailing(url: str) -> str:
 
 
 def clean_url(url: str) -> str | None:
-    """A canonical http(s) URL: no spaces, no trailing punctuation, no `.git`; None otherwise."""
+    """A canonical http(s) URL: no spaces, no trailing punctuation, no `.git`; None otherwise.
+
+    A bare host and path ("github.com/owner/repo", as some lists give it) gets https://.
+    """
     url = strip_trailing("".join(url.split()))
+    if _BARE_HOST.match(url):
+        url = "https://" + url
     if not _VALID.match(url):
         return None
     scheme, rest = url.split("://", 1)

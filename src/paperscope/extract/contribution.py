@@ -1,0 +1,78 @@
+"""What kind of paper it is: method, benchmark, dataset, theory, analysis, system or position."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from paperscope.extract.text import after, find_cue, intro_sentences
+
+# What a paper calls the thing it introduces: "NEMO, a system that ...", "we release a new benchmark".
+_NOUNS = {
+    "system": "system", "platform": "system", "library": "system", "toolkit": "system", "engine": "system",
+    "benchmark": "benchmark", "suite": "benchmark", "testbed": "benchmark", "leaderboard": "benchmark",
+    "dataset": "dataset", "corpus": "dataset", "datasets": "dataset", "collection": "dataset",
+    "framework": "method", "method": "method", "model": "method", "approach": "method", "algorithm": "method",
+    "pipeline": "method", "technique": "method", "architecture": "method", "network": "method", "loss": "method",
+    "objective": "method", "strategy": "method", "procedure": "method", "paradigm": "method", "module": "method",
+}  # fmt: skip
+_APPOSITIVE = re.compile(r",\s+(?:a|an|the)\s+(?:[^\s,.]+\s+){0,4}?(?P<noun>" + "|".join(_NOUNS) + r")\b", re.I)
+_LETTERS = re.compile(r"[a-z]+")
+_WORDS = re.compile(r"[a-z][a-z-]*")
+_BENCH_NAME = re.compile(r"[a-z]Bench\b")
+_OBJECT_WORDS = 8  # the introduced thing is named within this many words of the verb
+# Cues anywhere in the abstract, looked up word by word (a regular expression with this many
+# alternatives, tried at every position, was the slowest part of extraction).
+_WORD_CUES = {
+    "theory": ({"theorem", "theorems", "provably", "provable", "regret", "minimax", "non-asymptotic"},
+               {("lower", "bound"), ("lower", "bounds"), ("upper", "bound"), ("upper", "bounds"), ("we", "prove"),
+                ("we", "derive"), ("we", "establish"), ("sample", "complexity"), ("convergence", "rate"),
+                ("theoretical", "analysis"), ("theoretical", "framework"), ("theoretical", "guarantees"),
+                ("theoretical", "results")}),
+    "analysis": (set(), {("we", "study"), ("we", "investigate"), ("we", "analyze"), ("we", "analyse"), ("we", "examine"),
+                         ("we", "find"), ("we", "reveal"), ("we", "uncover"), ("we", "ask"), ("we", "characterize"),
+                         ("empirical", "study"), ("systematic", "study"), ("systematically", "investigate"),
+                         ("our", "analysis"), ("our", "findings")}),
+    "position": (set(), {("position", "paper"), ("paper", "argues"), ("the", "position")}),
+}  # fmt: skip
+_WEIGHTS = {"theory": 1.0, "analysis": 0.8, "position": 3.0}
+# A title says a lot when there is one: "An Empirical Analysis of ...", "Sample Complexity Bounds for ...".
+_TITLE_CUES = [
+    (re.compile(r"\b(?:dataset|corpus)\b", re.I), "dataset", 3.0),
+    (re.compile(r"\bbenchmark|[a-z]Bench\b", re.I), "benchmark", 3.0),
+    (re.compile(r"\b(?:analysis|analyzing|understanding|study|investigating|exploring|probing|revisiting|"
+                r"lessons|on the|when|why|how|what|do|does|can|are|is)\b|\?", re.I), "analysis", 1.5),
+    (re.compile(r"\b(?:bounds?|convergence|theory|theoretical|complexity|identifiability|optimal|"
+                r"guarantees?|minimax|regret)\b", re.I), "theory", 1.5),
+    (re.compile(r"\bposition\b", re.I), "position", 3.0),
+]
+
+
+def classify(abstract: str, name: str | None = None, title: str | None = None) -> str:
+    """What the named artefact is called, if anything; else the kind whose cues weigh most (method by default)."""
+    for rest in after(abstract, name) if name else []:
+        match = _APPOSITIVE.match(rest)
+        if match:
+            return _NOUNS[match.group("noun").lower()]
+    scores: Counter[str] = Counter()
+    for sentence in intro_sentences(abstract):
+        cue = find_cue(sentence)
+        words = _LETTERS.findall(sentence[cue[1] : cue[1] + 120].lower())[:_OBJECT_WORDS] if cue else []
+        kinds = [_NOUNS[w] for w in words if w in _NOUNS]
+        if kinds:
+            scores[kinds[0]] += 2.5 if kinds[0] != "dataset" else 3.0
+    words = _WORDS.findall(abstract.lower())
+    pairs = set(zip(words, words[1:]))
+    for kind, (singles, doubles) in _WORD_CUES.items():
+        hits = sum(1 for w in words if w in singles) + len(pairs & doubles)
+        scores[kind] += _WEIGHTS[kind] * hits
+    scores["benchmark"] += len(_BENCH_NAME.findall(abstract))
+    for pattern, kind, weight in _TITLE_CUES if title else ():
+        if pattern.search(title or ""):
+            scores[kind] += weight
+    if name:
+        scores["method"] += 1.5  # a paper that names what it introduces is most often a method paper
+    if not scores:
+        return "method"
+    best = max(scores, key=lambda kind: (scores[kind], kind == "method"))
+    return best if scores[best] > 0 else "method"

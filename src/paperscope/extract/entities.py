@@ -1,0 +1,36 @@
+"""Models and benchmarks named in an abstract, as written: curated lists plus patterns for new names."""
+
+from __future__ import annotations
+
+import re
+
+from paperscope.extract.lexicon import benchmarks, models
+
+# New benchmark names: "SomethingBench", "X-Bench", "DevEval", "TruthfulQA", or a name-like word
+# right before "benchmark"/"dataset" ("the HumanoidBench benchmark", "the Foo-2 dataset").
+_BENCH_SHAPE = re.compile(r"(?<![\w-])[A-Z][A-Za-z0-9]*(?:-?Bench|Eval|QA)(?:[-\s]?\d+(?:\.\d+)?)?\+?(?![\w])")
+_BEFORE_BENCH = re.compile(r"(?<![\w-])([A-Z][\w.+-]*[A-Z0-9][\w+-]*)\s+(?:benchmarks?|datasets?|suite)\b")
+_NOT_NAMES = {"QA", "VQA", "NLP", "RGB", "RGB-D", "LLM", "LLMs", "AI", "GPU", "GPUs", "SOTA", "ML", "RL", "NER", "NLI",
+              "MRI", "CT", "UAV", "UAVs", "SLAM", "ID", "EHR", "COVID-19", "LiDAR", "OOD", "IID", "KG", "ODQA", "KBQA",
+              "KGQA", "CQA", "MRC", "VideoQA", "LongQA", "MLLMs", "MLLM", "VLMs", "VLM"}  # fmt: skip
+
+
+def _ordered(found: list[str]) -> list[str]:
+    return list(dict.fromkeys(found))
+
+
+def find_models(text: str, exclude: str | None = None) -> list[str]:
+    return _ordered([text[s:e] for s, e in models().find(text) if text[s:e] != exclude])
+
+
+def find_benchmarks(text: str, exclude: str | None = None, known_models: list[str] | None = None) -> list[str]:
+    """Benchmarks named in the text; models (found already, or found here) are not benchmarks."""
+    found = [(s, text[s:e]) for s, e in benchmarks().find(text)]
+    if "Bench" in text or "Eval" in text or "QA" in text:
+        found += [(m.start(), m.group()) for m in _BENCH_SHAPE.finditer(text)]
+    if "benchmark" in text or "dataset" in text or "suite" in text:
+        # a bare acronym before "datasets" is usually the task ("MMT datasets"), a coined word a name
+        found += [(m.start(1), m.group(1)) for m in _BEFORE_BENCH.finditer(text) if not m.group(1).isupper()]
+    names = [name for _, name in sorted(found) if name not in _NOT_NAMES and name != exclude]
+    skip = set(find_models(text) if known_models is None else known_models)
+    return _ordered([n for n in names if n not in skip])

@@ -1,0 +1,82 @@
+"""The curated name lists shipped as package data (extract/data/*.txt), as fast matchers.
+
+A list of a few hundred names as one regular-expression alternation is slow in Python's `re`
+(every branch is tried at every position), so names are looked up by their first word instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache
+from importlib.resources import files
+
+# What may follow a model family: versions, sizes and variant words ("-3.1-8B", "2.5-VL-3B", "-4o", " Sonnet 4.5").
+_VARIANTS = ("VL|Instruct|Chat|Coder|Next|Base|Large|Small|Tiny|Medium|XL|XXL|mini|turbo|Turbo|Pro|Flash|Sonnet|Opus|"
+             "Haiku|Vision|Math|base|large|small|R1|V3|Omni|Lite|it")  # fmt: skip
+_PART = rf"(?:[1-9]\d*(?:\.\d+)?[BMKbmk](?![\w])|\d+(?:\.\d+)*[a-z]?|v\d+(?:\.\d+)*|M\d+(?:\.\d+)*|(?:{_VARIANTS})(?![\w]))"
+_SUFFIX = re.compile(rf"[-\s]?{_PART}(?:[-\s]?{_PART})*")
+
+
+def _lines(name: str) -> list[str]:
+    text = files("paperscope.extract").joinpath("data", name).read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+class Lexicon:
+    """Names indexed by their first word; `find` reports each match as (start, end)."""
+
+    def __init__(self, names: list[str], with_suffix: bool = False) -> None:
+        self.needs_suffix = {n[:-1] for n in names if n.endswith("*")}
+        self.names = sorted({n.rstrip("*") for n in names}, key=len, reverse=True)
+        self.with_suffix = with_suffix
+        self.by_start: dict[str, list[str]] = {}
+        for name in self.names:
+            self.by_start.setdefault(name[:2], []).append(name)
+        # Most words of an abstract are lower-case: look only at capitalised ones and the few
+        # lower-case beginnings some names have ("o1", "mT5", "wav2vec").
+        lower = sorted({re.escape(k) for k in self.by_start if not k[0].isupper() and not k[0].isdigit()})
+        self.words = re.compile(rf"(?<![\w-])(?:[A-Z0-9]{'|' if lower else ''}{'|'.join(lower)})[\w.+/-]*")
+
+    def find(self, text: str) -> Iterator[tuple[int, int]]:
+        position = 0
+        for word in self.words.finditer(text):
+            start = word.start()
+            if start < position:
+                continue
+            for name in self.by_start.get(text[start : start + 2], ()):
+                end = self._match(text, start, name)
+                if end:
+                    position = end
+                    yield start, end
+                    break
+
+    def _match(self, text: str, start: int, name: str) -> int | None:
+        if not text.startswith(name, start):
+            return None
+        end = start + len(name)
+        if self.with_suffix:
+            suffix = _SUFFIX.match(text, end)
+            if suffix and not _continues(text, suffix.end()):
+                end = suffix.end()
+            elif name in self.needs_suffix:
+                return None
+        return None if _continues(text, end) else end
+
+    def fullmatch(self, text: str) -> bool:
+        return any(self._match(text, 0, name) == len(text) for name in self.by_start.get(text[:2], ()))
+
+
+def _continues(text: str, end: int) -> bool:
+    """The match stops inside a word: "RefCOCO" in "RefCOCOg", "GPT" in "GPTs"."""
+    return end < len(text) and (text[end].isalnum() or text[end] in "+_")
+
+
+@cache
+def benchmarks() -> Lexicon:
+    return Lexicon(_lines("benchmarks.txt"))
+
+
+@cache
+def models() -> Lexicon:
+    return Lexicon(_lines("models.txt"), with_suffix=True)

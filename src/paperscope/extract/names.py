@@ -1,0 +1,246 @@
+"""The short name a paper introduces ("NEMO", "SteER", "Info-Gain Sampler") and its expansion.
+
+Where a name is defined with its long form, "long form (NAME)" or "NAME (long form)", the long
+form is found by the Schwartz–Hearst algorithm; bold initials (**N**atural ... **E**xecutable)
+and an appositive with matching capitals ("AutoRAS, a framework for the Automated design of
+Robust Agentic Systems") give it too. A paper that only uses an acronym (LLM, RL, MoE) has no name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from paperscope.extract.lexicon import benchmarks, models
+from paperscope.extract.text import after, find_cue, intro_sentences, sentences
+
+_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*\+?"
+# A name-like word: two capitals, or a capital and a digit (NEMO, SteER, LiftQuant, SE-RRMs), not a plain word.
+_NAMEY = re.compile(r"^(?=(?:.*[A-Z]){2}|.*[A-Z].*\d|.*\d.*[A-Z])" + _TOKEN + "$")
+_CAPITALISED = r"[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*"
+_PHRASE_NAME = re.compile(rf"(?P<name>{_CAPITALISED}(?:\s+{_CAPITALISED}){{0,2}}),\s*(?:a|an|the|which)\b")
+_PARENTHESISED = re.compile(rf"\((?P<short>{_TOKEN})\)")
+_LONG_FORM_CHARS = 160
+_DEFINED_BEFORE = re.compile(rf"(?<![\w-])(?P<short>{_TOKEN})\s*\((?P<long>[^()]{{3,120}})\)")
+_NAMING = re.compile(rf"\b(?:named|called|dubbed|termed|calling)\s+(?:as\s+|it\s+|this \w+\s+)?(?P<name>{_TOKEN})")
+_WORD = re.compile(rf"(?<![\w-])({_TOKEN})(?![\w-])")
+_ARTICLES = re.compile(r"\s*(?:(?:a|an|the|novel|new)\s+)*")
+_BOLD_INITIAL = re.compile(r"(?:\*\*([A-Za-z])\*\*|\\textbf\{([A-Za-z])\})([\w-]*)")
+_APPOSITION = re.compile(rf"(?<![\w-])({_TOKEN}),\s+(?:a|an)\s")
+_APPOSED = re.compile(r",\s+(?:a|an|the)\s+([^.;:()]{5,160})")
+_WINDOW_WORDS = 8
+_DEFINITION_WORDS = 14  # a definition counts only this close after the introducing verb  # a name-like word counts only this close after the introducing verb
+COMMON_ACRONYMS = {
+    "LLM", "LLMs", "RL", "MoE", "MoEs", "NLP", "CNN", "CNNs", "RNN", "RNNs", "GNN", "GNNs", "GAN", "GANs", "VAE",
+    "VAEs", "SOTA", "AI", "ML", "DL", "DNN", "DNNs", "MLP", "MLPs", "LSTM", "GPU", "GPUs", "API", "APIs", "SGD", "PCA",
+    "OT", "KL", "QA", "VQA", "VLM", "VLMs", "MLLM", "MLLMs", "LVLM", "LVLMs", "CoT", "RAG", "RLHF", "DPO", "PPO",
+    "GRPO", "SFT", "LoRA", "PEFT", "ViT", "ViTs", "MDM", "MDMs", "IoT", "UAV", "UAVs", "EEG", "MRI", "CT", "FP",
+    "INT", "NeRF", "NeRFs", "SLAM", "MPC", "PDE", "PDEs", "ODE", "ODEs", "SDE", "SDEs", "MDP", "MDPs", "POMDP",
+    "POMDPs", "KG", "KGs", "NER", "MT", "ASR", "TTS", "OOD", "IID", "FL", "HPO", "NAS", "BO", "GP", "GPs", "SVM",
+    "SVMs", "EM", "MCMC", "VI", "ELBO", "ReLU", "BN", "LN", "RGB", "RGB-D", "LiDAR", "3D", "2D", "6D", "SNN", "SNNs",
+    "TD", "DQN", "SAC", "PINN", "PINNs", "ZSL", "FSL", "DA", "UDA", "ReID", "LM", "LMs", "FFT", "SOTA", "E2E",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Name:
+    name: str
+    expansion: str | None
+
+
+def find_name(abstract: str, raw: str = "", title: str | None = None) -> Name | None:
+    """The name the paper introduces, or None when it introduces none (or it is unsure).
+
+    A title that starts with a name ("SciNLI: A Corpus for ...") says it. Otherwise candidates from every sentence where the authors introduce their work are ranked by how they
+    are written — defined with a long form, then "named X", then a capitalised phrase or a
+    name-like word right after the verb — and then by where they stand.
+    """
+    titled = _title_name(title)
+    if titled:
+        return Name(titled, _expansion_elsewhere(titled, abstract, raw))
+    candidates = [
+        (kind, number, position, name, expansion)
+        for number, sentence in enumerate(intro_sentences(abstract))
+        for kind, position, name, expansion in _candidates(sentence)
+    ]
+    if candidates:
+        _, _, _, name, expansion = min(candidates, key=lambda c: (c[0], c[1], c[2], c[4] is None))
+        return Name(name, expansion or _expansion_elsewhere(name, abstract, raw))
+    return _appositive(abstract, raw) or _recurring_definition(abstract)
+
+
+def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
+    """(kind, position, name, expansion) in one sentence; a lower kind is stronger evidence."""
+    cue = find_cue(sentence)
+    tail = sentence[cue[0] :] if cue else sentence
+    verb_end = cue[1] - cue[0] if cue else 0
+    found: list[tuple[int, int, str, str | None]] = []
+    for position, short, long in definitions(tail):
+        near = len(tail[verb_end:position].split()) <= _DEFINITION_WORDS  # the verb's object, not a side remark
+        if near and _acceptable(short) and _NAMEY.match(short):
+            found.append((0, position, short, schwartz_hearst(short, long)))
+    for match in _DEFINED_BEFORE.finditer(tail):
+        short, long = match.group("short"), match.group("long")
+        if _acceptable(short) and _initials_match(short, long):
+            found.append((0, match.start(), short, long.strip()))
+    for match in _NAMING.finditer(tail):
+        name = match.group("name")
+        if _acceptable(name) and name[0].isupper():
+            found.append((1, match.start("name"), name, None))
+    object_at = _ARTICLES.match(tail, verb_end).end()  # type: ignore[union-attr]
+    phrase = _PHRASE_NAME.match(tail, object_at)
+    if phrase and _acceptable(phrase.group("name")):
+        name = phrase.group("name")
+        if " " in name or _NAMEY.match(name) or name[1:].islower():  # "Info-Gain Sampler", "Aurora"
+            # the verb's own object ("We present NEMO, a system ...") is as strong as a definition
+            found.append((0, phrase.start("name"), name, None))
+    for match in _WORD.finditer(tail, verb_end):
+        if len(tail[verb_end : match.start()].split()) > _WINDOW_WORDS:
+            break
+        token = match.group(1)
+        previous = tail[:match.start(1)].split()[-1:]
+        if previous and previous[0].lower() in _PREPOSITIONS:  # "a method for MMT": MMT is the task
+            continue
+        if _NAMEY.match(token) and _acceptable(token) and not _in_title_case(tail, match):
+            found.append((2, match.start(1), token, None))
+            break
+    return found
+
+
+def _title_name(title: str | None) -> str | None:
+    """"ClusterFormer: Neural Clustering Attention ..." -> ClusterFormer; "Know When To Stop: A Study" -> None."""
+    if not title or ":" not in title:
+        return None
+    head = title.split(":", 1)[0].strip()
+    words = head.split()
+    if title.isupper() or not 1 <= len(words) <= 3 or not all(w[0].isupper() or w[0].isdigit() for w in words):
+        return None
+    return head if any(_coined(w) for w in words) and _acceptable(head) else None
+
+
+def _coined(word: str) -> bool:
+    """A made-up word, not a capitalised English one: a capital or digit inside a part (S4Net, M²IV, MARS),
+    unlike "In-Context" or "Self-Supervised"."""
+    return any(any(c.isupper() or c.isdigit() or c in "²³" for c in part[1:]) for part in word.split("-") if part)
+
+
+_PREPOSITIONS = {"for", "of", "in", "on", "to", "with", "from", "via", "using", "by", "into", "over", "across"}
+
+
+def _acceptable(name: str) -> bool:
+    """Not an acronym every paper uses, not a known model or benchmark, not "PCA-aligned"."""
+    if name in COMMON_ACRONYMS or re.fullmatch(r"[\d.]+|[A-Z]", name):
+        return False
+    if any(part.islower() for part in re.split(r"[-\s]", name)[1:]):
+        return False
+    return not (models().fullmatch(name) or benchmarks().fullmatch(name))
+
+
+def _in_title_case(text: str, match: re.Match[str]) -> bool:
+    """Part of a capitalised phrase ("Temporal Self-Rewarding Language Models"), not a name on its own."""
+    before, after = text[: match.start(1)], text[match.end(1) :]
+    return bool(re.search(r"(?:^|\s)[A-Z][\w-]*\s$", before) or re.match(r"\s[A-Z][\w-]*", after))
+
+
+def _appositive(abstract: str, raw: str) -> Name | None:
+    """"These results motivate MERIT, a decentralized pipeline": a name-like word defined by apposition."""
+    for match in _APPOSITION.finditer(abstract):
+        name = match.group(1)
+        if _NAMEY.match(name) and _acceptable(name):
+            return Name(name, _expansion_elsewhere(name, abstract, raw))
+    return None
+
+
+def _recurring_definition(abstract: str) -> Name | None:
+    """No sentence introduces anything: a defined acronym the abstract goes on using is the name."""
+    for _, short, long in definitions(abstract):
+        expansion = schwartz_hearst(short, long)
+        named = expansion is not None and all(w[0].isupper() for w in expansion.split() if len(w) > 3)
+        subject = any(s.startswith(short + " ") for s in sentences(abstract))
+        if named and subject and _acceptable(short) and _NAMEY.match(short) and len(after(abstract, short)) >= 3:
+            return Name(short, expansion)  # "Self-Optimizing Language Models (SOL) ... SOL improves ..."
+    return None
+
+
+def definitions(text: str) -> list[tuple[int, str, str]]:
+    """(position, short, text before it) for each "long form (SHORT)": the long form is cut at the
+    nearest bracket or clause mark, as Schwartz and Hearst do."""
+    found = []
+    for match in _PARENTHESISED.finditer(text):
+        before = text[max(0, match.start() - _LONG_FORM_CHARS) : match.start()]
+        cut = max(before.rfind(c) for c in "();:")
+        found.append((match.start("short"), match.group("short"), before[cut + 1 :].strip()))
+    return found
+
+
+def _expansion_elsewhere(name: str, abstract: str, raw: str) -> str | None:
+    for _, short, long in definitions(abstract):
+        if short == name:
+            found = schwartz_hearst(name, long)
+            if found:
+                return found
+    for match in _DEFINED_BEFORE.finditer(abstract):
+        if match.group("short") == name and _initials_match(name, match.group("long")):
+            return match.group("long").strip()
+    return _bold_initials(name, raw) or _appositive_expansion(name, abstract)
+
+
+def schwartz_hearst(short: str, long: str) -> str | None:
+    """The shortest end of `long` whose letters spell `short` in order, from a word start (Schwartz & Hearst 2003)."""
+    words = long.split()
+    long = " ".join(words[-min(len(short) + 5, len(short) * 2) :])
+    s, index = len(short) - 1, len(long) - 1
+    while s >= 0:
+        char = short[s].lower()
+        if not char.isalnum():
+            s -= 1
+            continue
+        while index >= 0 and (long[index].lower() != char or (s == 0 and index > 0 and long[index - 1].isalnum())):
+            index -= 1
+        if index < 0:
+            return None
+        index -= 1
+        s -= 1
+    found = long[long.rfind(" ", 0, index + 1) + 1 :].strip(" ,;:-")
+    if not found or len(found) <= len(short) or found.lower() == short.lower():
+        return None
+    return re.sub(r"^(?:a|an|the|our|novel|new)\s+", "", found, flags=re.IGNORECASE)
+
+
+def _initials_match(short: str, long: str) -> bool:
+    """The capitals of `short` are the capitalised initials of `long` (VGR: Visual-Guided Refinement),
+    or all its letters are the initials of all its words (GoRL: Generative Online Reinforcement Learning)."""
+    words = [w for w in re.split(r"[\s-]+", long) if w]
+    capitals = [c for c in short if c.isupper()]
+    if capitals and capitals == [w[0] for w in words if w[0].isupper()]:
+        return True
+    return [c.lower() for c in short if c.isalpha()] == [w[0].lower() for w in words]
+
+
+def _bold_initials(name: str, raw: str) -> str | None:
+    """An expansion spelled with bold initials: **N**atural-language ... **E**xecutable ... -> NEMO."""
+    marks = list(_BOLD_INITIAL.finditer(raw))
+    letters = "".join((m.group(1) or m.group(2)) for m in marks).lower()
+    if not marks or letters != "".join(c for c in name if c.isalpha()).lower():
+        return None
+    words = re.sub(r"\*\*|\\textbf\{|\}", "", raw[marks[0].start() : marks[-1].end()]).split()
+    if len(words) <= len(marks) + 2:
+        return " ".join(words)
+    return " ".join((m.group(1) or m.group(2)) + m.group(3) for m in marks)
+
+
+def _appositive_expansion(name: str, abstract: str) -> str | None:
+    """"AutoRAS, a framework for the Automated design of Robust Agentic Systems": capitals spell the name."""
+    capitals = [c for c in name if c.isupper()]
+    match = next(filter(None, (_APPOSED.match(rest) for rest in after(abstract, name))), None)
+    if len(capitals) < 2 or not match:
+        return None
+    words = match.group(1).split()
+    for start, word in enumerate(words):
+        if not word[0].isupper():
+            continue
+        for end in range(start + 1, min(len(words), start + 3 * len(capitals)) + 1):
+            span = " ".join(words[start:end]).rstrip(",")
+            if words[end - 1][0].isupper() and _initials_match(name, span):
+                return span
+    return None

@@ -1,0 +1,58 @@
+"""Sentences, and the sentences where a paper introduces its own work."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[])|(?<=[。！？])")
+# "We propose X", "this paper introduces X", "our proposed X", "named X". Matched on lower-cased text,
+# verb first and then its subject: one lazy pattern for both was the slowest step of extraction.
+_VERB = re.compile(
+    r"\b(?:propos|introduc|present|develop|design|devis|coin|call|term|nam|dub|build|construct|releas|creat|"
+    r"put forward|offer)\w*"
+)
+_SUBJECT = re.compile(r"\b(?:we|this (?:paper|work|study)|our (?:work|paper)|here)\b")
+_MARKER = re.compile(r"\bour (?:proposed|new)\b|\bour (?:method|approach|framework|model|system),|"
+                     r"\b(?:named|called|dubbed|termed|calling)\b")  # fmt: skip
+
+
+@lru_cache(maxsize=16)  # several extractors ask for the sentences of the same abstract in turn
+def sentences(text: str) -> tuple[str, ...]:
+    return tuple(s.strip() for s in _SENTENCE_END.split(text) if s.strip())
+
+
+@lru_cache(maxsize=256)
+def find_cue(sentence: str) -> tuple[int, int] | None:
+    """Where the authors' introducing words stand in a sentence: (start of the subject, end of the verb)."""
+    lower = sentence.lower()
+    if len(lower) != len(sentence):  # a few Unicode letters change length when lower-cased
+        lower = "".join(c.lower() if len(c.lower()) == 1 else c for c in sentence)
+    found = []
+    for verb in _VERB.finditer(lower):
+        subjects = list(_SUBJECT.finditer(lower, 0, verb.start()))
+        if subjects and ";" not in lower[subjects[-1].end() : verb.start()]:
+            found.append((subjects[-1].start(), verb.end()))
+            break
+    marker = _MARKER.search(lower)
+    if marker:
+        found.append((marker.start(), marker.end()))
+    return min(found) if found else None
+
+
+@lru_cache(maxsize=16)
+def intro_sentences(text: str) -> tuple[str, ...]:
+    """Sentences in which the authors introduce something of their own."""
+    return tuple(s for s in sentences(text) if find_cue(s))
+
+
+def after(text: str, lead: str) -> list[str]:
+    """What follows each whole-word occurrence of `lead` (a name) in the text."""
+    found, start = [], text.find(lead)
+    while start >= 0:
+        end = start + len(lead)
+        before = text[start - 1] if start else " "
+        if not (before.isalnum() or before == "-") and not (end < len(text) and text[end].isalnum()):
+            found.append(text[end:])
+        start = text.find(lead, start + 1)
+    return found
