@@ -174,6 +174,10 @@ def _print_paper(paper: Paper) -> None:
         out.print(f"name: {escape(paper.name)}{escape(expansion)}")
     if paper.authors:
         out.print(f"authors: {escape(', '.join(paper.authors))}")
+    out.print(f"contribution: {paper.contribution}")
+    for label, names in (("models", paper.models), ("benchmarks", paper.benchmarks)):
+        if names:
+            out.print(f"{label}: {escape(', '.join(names))}")
     out.print()
     out.print(escape(paper.abstract or "(no abstract)"))
     out.print()
@@ -182,6 +186,11 @@ def _print_paper(paper: Paper) -> None:
                         ("site", [paper.urls.site] if paper.urls.site else [])):  # fmt: skip
         for url in urls:
             out.print(f"{label}: {escape(url)}")
+    if paper.claims:
+        table = Table("claim", "metric", "benchmark", "baseline", title="claims", title_justify="left")
+        for claim in paper.claims:
+            table.add_row(*(escape(x or "") for x in (claim.value, claim.metric, claim.benchmark, claim.baseline)))
+        out.print(table)
     for source in paper.sources:
         listing = f"  ({escape(source.listing)})" if source.listing else ""
         out.print(f"source: {escape(source.path)}:{source.line}{listing}  [{source.format}]", highlight=False)

@@ -13,7 +13,7 @@ def display_title(title: str | None, abstract: str, name: str | None = None, exp
     """The title if there is one; else "NAME: what it is"; else the sentence that introduces the work."""
     if title:
         return title
-    if not abstract:
+    if not abstract.strip():
         return "(untitled)"
     introducing = intro_sentences(abstract)
     if name:
@@ -21,7 +21,7 @@ def display_title(title: str | None, abstract: str, name: str | None = None, exp
         return _shorten(f"{name}: {what}" if what else name)
     if introducing:
         return _shorten(_capitalise(_after_cue(introducing[0])))
-    return _shorten(sentences(abstract)[0].rstrip("."))
+    return _shorten(sentences(abstract)[0].rstrip(".")) or "(untitled)"
 
 
 _APPOSITION = re.compile(r",\s+((?:a|an|the|which)\s[^.;:]+)")
