@@ -41,9 +41,10 @@ def find_claims(abstract: str, benchmarks: list[str] | None = None) -> list[Clai
     """
     named = find_benchmarks(abstract) if benchmarks is None else benchmarks
     claims: list[Claim] = []
-    for sentence in sentences(_plain_math(abstract)):
+    for sentence in sentences(abstract):
         if not _DIGIT.search(sentence):
             continue
+        sentence = _plain_math(sentence)
         # (priority, start, end, value, baseline): "from A to B" first, then values with units, then bare numbers
         found: list[tuple[int, int, int, str, str | None]] = []
         for match in _FROM_TO.finditer(sentence):
@@ -65,6 +66,8 @@ def find_claims(abstract: str, benchmarks: list[str] | None = None) -> list[Clai
 
 def _plain_math(text: str) -> str:
     """Multiplication signs as papers mean them: "1.5$\\times$" is 1.5×."""
+    if "\\times" not in text:
+        return text
     text = re.sub(r"\$\s*(\d+(?:\.\d+)?)\s*\\times\s*\$", r"\1×", text)
     return re.sub(r"\$?\\times\$?", "×", text)
 

@@ -144,6 +144,8 @@ def _in_title_case(text: str, match: re.Match[str]) -> bool:
 
 def _appositive(abstract: str, raw: str) -> Name | None:
     """"These results motivate MERIT, a decentralized pipeline": a name-like word defined by apposition."""
+    if ", a " not in abstract and ", an " not in abstract:
+        return None
     for match in _APPOSITION.finditer(abstract):
         name = match.group(1)
         if _NAMEY.match(name) and _acceptable(name):

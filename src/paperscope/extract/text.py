@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[])|(?<=[。！？])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[])")
+_CJK_SENTENCE_END = re.compile(r"(?<=[。！？])")
+_STEMS = ("propos", "introduc", "present", "develop", "design", "devis", "coin", "call", "term", "nam", "dub",
+          "build", "construct", "releas", "creat", "put forward", "offer", "our ")  # fmt: skip
 # "We propose X", "this paper introduces X", "our proposed X", "named X". Matched on lower-cased text,
 # verb first and then its subject: one lazy pattern for both was the slowest step of extraction.
 _VERB = re.compile(
@@ -19,13 +22,18 @@ _MARKER = re.compile(r"\bour (?:proposed|new)\b|\bour (?:method|approach|framewo
 
 @lru_cache(maxsize=16)  # several extractors ask for the sentences of the same abstract in turn
 def sentences(text: str) -> tuple[str, ...]:
-    return tuple(s.strip() for s in _SENTENCE_END.split(text) if s.strip())
+    parts = _SENTENCE_END.split(text)
+    if any(mark in text for mark in "。！？"):
+        parts = [piece for part in parts for piece in _CJK_SENTENCE_END.split(part)]
+    return tuple(s.strip() for s in parts if s.strip())
 
 
 @lru_cache(maxsize=256)
 def find_cue(sentence: str) -> tuple[int, int] | None:
     """Where the authors' introducing words stand in a sentence: (start of the subject, end of the verb)."""
     lower = sentence.lower()
+    if not any(stem in lower for stem in _STEMS):  # substring tests are far cheaper than the patterns below
+        return None
     if len(lower) != len(sentence):  # a few Unicode letters change length when lower-cased
         lower = "".join(c.lower() if len(c.lower()) == 1 else c for c in sentence)
     found = []

@@ -180,7 +180,7 @@ class SQLiteStore:
         self.db.executemany(
             "INSERT INTO papers (id, key, title_key, venue, year, display_title, data, bands, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            ((p.id, key, title_key, p.venue, p.year, p.display_title, orjson.dumps(p).decode(),
+            ((p.id, key, title_key, p.venue, p.year, p.display_title, _pack(p),
               orjson.dumps(bands).decode(), now) for p, key, title_key, bands in rows),
         )  # fmt: skip
         self.db.executemany(
@@ -190,7 +190,7 @@ class SQLiteStore:
 
     def put_paper(self, paper: Paper, key: str, title_key: str | None, bands: tuple[int, ...]) -> str:
         """Insert or replace a paper; says whether it was created, updated or left unchanged."""
-        data = orjson.dumps(paper).decode()
+        data = _pack(paper)
         old = self.db.execute("SELECT data FROM papers WHERE id = ?", (paper.id,)).fetchone()
         if old and old[0] == data:
             return "unchanged"
@@ -221,14 +221,34 @@ class SQLiteStore:
 
     def get_paper(self, paper_id: str) -> Paper | None:
         row = self.db.execute("SELECT data FROM papers WHERE id = ?", (paper_id,)).fetchone()
-        return Paper.from_dict(orjson.loads(row[0])) if row else None
+        return _unpack(row[0]) if row else None
 
     def iter_papers(self, order: str = "id", limit: int | None = None, offset: int = 0) -> Iterator[Paper]:
         if order not in _ORDERS:
             raise ValueError(f"unknown order {order!r}; one of {', '.join(_ORDERS)}")
         sql = f"SELECT data FROM papers ORDER BY {_ORDERS[order]} LIMIT ? OFFSET ?"
         for (data,) in self.db.execute(sql, (-1 if limit is None else limit, offset)):
-            yield Paper.from_dict(orjson.loads(data))
+            yield _unpack(data)
+
+
+_SAME_AS_ABSTRACT = ("abstract_raw", "abstract_html")
+
+
+def _pack(paper: Paper) -> str:
+    """The paper as stored: the raw and HTML abstracts are left out where they equal the plain one
+    (most abstracts have no markup), which takes a third off a large library."""
+    data = orjson.loads(orjson.dumps(paper))
+    for key in _SAME_AS_ABSTRACT:
+        if data[key] == data["abstract"]:
+            del data[key]
+    return orjson.dumps(data).decode()
+
+
+def _unpack(stored: str) -> Paper:
+    data = orjson.loads(stored)
+    for key in _SAME_AS_ABSTRACT:
+        data.setdefault(key, data["abstract"])
+    return Paper.from_dict(data)
 
 
 def _chunks(values: list, size: int = _CHUNK) -> Iterator[list]:
