@@ -18,7 +18,8 @@ from paperscope.export import FORMATS
 from paperscope.library import Library
 from paperscope.model import Paper
 from paperscope.pipeline import IngestReport
-from paperscope.results import paper_summary
+from paperscope.index.lexical import Filters, parse_years
+from paperscope.results import paper_summary, search_hit
 
 app = typer.Typer(
     help="Explore a conference's paper list: ingest it, then list, show and export its papers.",
@@ -194,6 +195,44 @@ def _print_paper(paper: Paper) -> None:
     for source in paper.sources:
         listing = f"  ({escape(source.listing)})" if source.listing else ""
         out.print(f"source: {escape(source.path)}:{source.line}{listing}  [{source.format}]", highlight=False)
+
+
+@app.command()
+def search(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(help="Words, \"phrases\", -excluded, title:/author:/name:/benchmark:, "
+                                              "venue:ICML, year:2024..2026.", show_default=False)],
+    db: DbOption = None,
+    limit: Annotated[int, typer.Option(min=1, max=1000, help="How many results.")] = 10,
+    venue: Annotated[str | None, typer.Option(help="Only this venue.")] = None,
+    year: Annotated[str | None, typer.Option(help="A year or a range, 2024..2026.")] = None,
+    contribution: Annotated[str | None, typer.Option(help="method, benchmark, dataset, theory, analysis, system "
+                                                          "or position.")] = None,
+    has_code: Annotated[bool | None, typer.Option("--has-code/--no-code", help="Only papers with (without) code.")] = None,
+    syntax: Annotated[str, typer.Option(help="words (any text is safe) or fts (raw FTS5 syntax).")] = "words",
+    as_json: JsonOption = False,
+) -> None:
+    """Search titles, names, abstracts, models and benchmarks, best matches first (BM25).
+
+    Example: paperscope search "speculative decoding" --has-code
+    """
+    years = parse_years(year)
+    if year is not None and years is None:
+        raise PaperscopeError(f"--year takes a year or a range like 2024..2026, not {year!r}")
+    filters = Filters(venue=venue, years=years, contribution=contribution, has_code=has_code)
+    with _library(ctx, db) as library:
+        hits = library.search(query, limit, filters, syntax)
+    rows = [search_hit(h.rank, h.paper, h.lexical.score, h.lexical.snippet) for h in hits]
+    if as_json:
+        _print_json({"query": query, "results": rows})
+        return
+    if not rows:
+        out.print("no papers match")
+    for row, hit in zip(rows, hits, strict=True):
+        out.print(f"[bold]{row['rank']}. {escape(row['display_title'])}[/bold]  [dim]{row['id']} · "
+                  f"{row['venue'] or ''} {row['year'] or ''} · score {row['score']:.2f}[/dim]")  # fmt: skip
+        snippet = escape(hit.lexical.snippet or row["snippet"]).replace("\x02", "[yellow]").replace("\x03", "[/yellow]")
+        out.print(f"   {snippet}", highlight=False)
 
 
 @app.command()

@@ -7,6 +7,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
+from paperscope.index import lexical
 from paperscope.model import Paper, RawRecord
 
 
@@ -45,6 +46,10 @@ class Store(Protocol):
     def add_papers(self, rows: Iterable[tuple[Paper, str, str | None, tuple[int, ...]]]) -> None: ...
     def put_paper(self, paper: Paper, key: str, title_key: str | None, bands: tuple[int, ...]) -> str: ...
     def remove_orphans(self) -> int: ...
+
+    # searching
+    def search_lexical(self, query: lexical.Query, limit: int, filters: lexical.Filters | None = None,
+                       raw: str | None = None) -> list[lexical.LexicalHit]: ...  # fmt: skip
 
     # reading
     def count_papers(self) -> int: ...

@@ -8,7 +8,7 @@ rebuilt from its sources at any time.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,10 +16,35 @@ from pathlib import Path
 import orjson
 
 from paperscope.errors import PaperscopeError
+from paperscope.index import lexical
 from paperscope.model import Paper, RawRecord
 from paperscope.store.base import FileRow, LibraryPaper
 
-MIGRATIONS: list[str] = [
+def _add_search(db: sqlite3.Connection) -> None:
+    """2: the FTS5 index and the columns search filters on, filled from the papers already stored."""
+    db.execute("ALTER TABLE papers ADD COLUMN contribution TEXT")
+    db.execute("ALTER TABLE papers ADD COLUMN has_code INTEGER NOT NULL DEFAULT 0")
+    columns = ", ".join(lexical.COLUMNS)
+    db.execute(f"CREATE VIRTUAL TABLE papers_fts USING fts5(paper_id UNINDEXED, {columns},"
+               " tokenize = 'unicode61 remove_diacritics 2')")  # fmt: skip
+    rows = db.execute("SELECT rowid, data FROM papers").fetchall()
+    for rowid, data in rows:
+        paper = _unpack(data)
+        db.execute("UPDATE papers SET contribution = ?, has_code = ? WHERE rowid = ?",
+                   (paper.contribution, bool(paper.urls.code), rowid))  # fmt: skip
+        db.execute(_FTS_INSERT, (rowid, paper.id, *lexical.document(paper)))
+
+
+_FTS_FROM_PAPER = (
+    f"INSERT INTO papers_fts (rowid, paper_id, {', '.join(lexical.COLUMNS)})"
+    f" SELECT rowid, ?{', ?' * len(lexical.COLUMNS)} FROM papers WHERE id = ?"
+)
+_FTS_INSERT = (
+    f"INSERT INTO papers_fts (rowid, paper_id, {', '.join(lexical.COLUMNS)})"
+    f" VALUES (?, ?{', ?' * len(lexical.COLUMNS)})"
+)
+
+MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     # 1: files, papers, sources, LSH bands
     """
     CREATE TABLE files (
@@ -62,6 +87,7 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (band, paper_id)
     ) WITHOUT ROWID;
     """,
+    _add_search,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _ORDERS = {"id": "id", "venue": "venue, year, id", "year": "year, venue, id", "title": "display_title, id"}
@@ -96,9 +122,13 @@ class SQLiteStore:
             raise PaperscopeError(f"{self.path}: made by a newer paperscope (schema {version} > {SCHEMA_VERSION})")
         for number in range(version, SCHEMA_VERSION):
             with self.transaction():
-                for statement in MIGRATIONS[number].split(";"):
-                    if statement.strip():
-                        self.db.execute(statement)
+                step = MIGRATIONS[number]
+                if callable(step):
+                    step(self.db)
+                else:
+                    for statement in step.split(";"):
+                        if statement.strip():
+                            self.db.execute(statement)
                 self.db.execute(f"PRAGMA user_version = {number + 1}")
 
     @contextmanager
@@ -178,11 +208,12 @@ class SQLiteStore:
         rows = list(rows)
         now = _now()
         self.db.executemany(
-            "INSERT INTO papers (id, key, title_key, venue, year, display_title, data, bands, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            ((p.id, key, title_key, p.venue, p.year, p.display_title, _pack(p),
+            "INSERT INTO papers (id, key, title_key, venue, year, display_title, contribution, has_code, data,"
+            " bands, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ((p.id, key, title_key, p.venue, p.year, p.display_title, p.contribution, bool(p.urls.code), _pack(p),
               orjson.dumps(bands).decode(), now) for p, key, title_key, bands in rows),
         )  # fmt: skip
+        self.db.executemany(_FTS_FROM_PAPER, ((p.id, *lexical.document(p), p.id) for p, _, _, _ in rows))
         self.db.executemany(
             "INSERT INTO paper_bands (band, paper_id) VALUES (?, ?)",
             ((band, p.id) for p, _, _, bands in rows for band in bands),
@@ -194,25 +225,35 @@ class SQLiteStore:
         old = self.db.execute("SELECT data FROM papers WHERE id = ?", (paper.id,)).fetchone()
         if old and old[0] == data:
             return "unchanged"
-        self._drop_bands(paper.id)
-        self.db.execute("DELETE FROM papers WHERE id = ?", (paper.id,))
+        self._drop(paper.id)
         self.add_papers([(paper, key, title_key, bands)])
         return "updated" if old else "created"
 
-    def _drop_bands(self, paper_id: str) -> None:
-        row = self.db.execute("SELECT bands FROM papers WHERE id = ?", (paper_id,)).fetchone()
+    def _drop(self, paper_id: str) -> None:
+        """A paper out of the papers table, its bands and its search index row."""
+        row = self.db.execute("SELECT rowid, bands FROM papers WHERE id = ?", (paper_id,)).fetchone()
         if row:
             self.db.executemany(
-                "DELETE FROM paper_bands WHERE band = ? AND paper_id = ?", ((b, paper_id) for b in orjson.loads(row[0]))
+                "DELETE FROM paper_bands WHERE band = ? AND paper_id = ?", ((b, paper_id) for b in orjson.loads(row[1]))
             )
+            self.db.execute("DELETE FROM papers_fts WHERE rowid = ?", (row[0],))
+            self.db.execute("DELETE FROM papers WHERE rowid = ?", (row[0],))
 
     def remove_orphans(self) -> int:
         """Delete papers no source points at any more (their list changed); returns how many."""
         orphans = [r[0] for r in self.db.execute("SELECT id FROM papers WHERE id NOT IN (SELECT paper_id FROM sources)")]
         for paper_id in orphans:
-            self._drop_bands(paper_id)
-            self.db.execute("DELETE FROM papers WHERE id = ?", (paper_id,))
+            self._drop(paper_id)
         return len(orphans)
+
+    # searching
+
+    def search_lexical(self, query: lexical.Query, limit: int, filters: lexical.Filters | None = None,
+                       raw: str | None = None) -> list[lexical.LexicalHit]:  # fmt: skip
+        try:
+            return lexical.search(self.db, query, limit, filters, raw)
+        except sqlite3.OperationalError as exc:  # only a raw FTS5 expression can be malformed
+            raise PaperscopeError(f"invalid FTS5 query: {exc}") from None
 
     # reading
 

@@ -1,0 +1,187 @@
+"""BM25 search over an FTS5 table in the library's own SQLite file.
+
+Indexing and retrieval are apart: `document()` is the text a paper is indexed under (written by
+the store, in the ingest's transaction); `parse()` turns any user text into a safe FTS5 query;
+`search()` runs it. Chinese, Japanese and Korean runs are indexed as overlapping character bigrams,
+since FTS5's unicode61 tokenizer would keep a whole run as one token.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass, field
+
+from paperscope.model import Paper
+
+COLUMNS = ("name", "title", "display_title", "abstract", "models", "benchmarks", "authors")
+WEIGHTS = (6.0, 4.0, 3.0, 1.0, 2.0, 2.0, 1.0)  # bm25() weights, in COLUMNS order
+FIELDS = {"name": "name", "title": "title", "author": "authors", "benchmark": "benchmarks", "model": "models"}
+MAX_QUERY_CHARS = 2_000
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+_TERM = re.compile(r'(?P<neg>-)?(?:(?P<field>[a-z]+):)?(?:"(?P<phrase>[^"]*)"?|(?P<word>[^\s"]+))', re.IGNORECASE)
+_WORD = re.compile(r"\w+")
+_STOPWORDS = frozenset("a an and are as at be by for from how in is it of on or that the this to was what which with".split())
+
+
+def cjk_bigrams(text: str) -> str:
+    """"大语言模型" -> "大语 语言 言模 模型": CJK runs as overlapping bigrams, the rest unchanged."""
+
+    def pairs(match: re.Match[str]) -> str:
+        run = match.group()
+        return " " + (" ".join(run[i : i + 2] for i in range(len(run) - 1)) if len(run) > 1 else run) + " "
+
+    return _CJK.sub(pairs, text)
+
+
+def document(paper: Paper) -> tuple[str, ...]:
+    """The text of each indexed column, in COLUMNS order."""
+    values = (paper.name or "", paper.title or "", paper.display_title, paper.abstract, " ".join(paper.models),
+              " ".join(paper.benchmarks), " ".join(paper.authors))  # fmt: skip
+    return tuple(cjk_bigrams(v) for v in values)
+
+
+@dataclass
+class Query:
+    """A user's text, parsed: what FTS5 must match, and the filters that are not text."""
+
+    must: list[str] = field(default_factory=list)  # FTS5 terms, each quoted, maybe with a column
+    optional_words: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    venue: str | None = None
+    years: tuple[int, int] | None = None
+
+    def all_terms(self) -> str | None:
+        """Every term (AND): precise, and fast even on a large library."""
+        return _with_exclusions(" ".join(self.must), self.exclude) if self.must else None
+
+    def any_term(self) -> str | None:
+        """Any term (OR), stop words left out when others remain: what BM25 ranking needs."""
+        words = [w for w in self.optional_words if w.strip('"') not in _STOPWORDS] or self.optional_words
+        return _with_exclusions(" OR ".join(words), self.exclude) if len(words) > 1 else None
+
+
+def _quote(token: str) -> str:
+    return '"' + token.replace('"', "") + '"'
+
+
+def _with_exclusions(positive: str, exclude: list[str]) -> str:
+    return f"({positive}) NOT ({' OR '.join(exclude)})" if exclude else positive
+
+
+def parse(text: str) -> Query:
+    """Any text becomes a valid query: quotes, parentheses, operators, LaTeX, emoji and Chinese included.
+
+    Understood: "exact phrases", -excluded, title:/author:/name:/benchmark:/model: words,
+    venue:ICML and year:2024 or year:2024..2026. Everything else is words to look for.
+    """
+    query = Query()
+    for match in _TERM.finditer(text[:MAX_QUERY_CHARS]):
+        field_name = (match.group("field") or "").lower()
+        raw = match.group("phrase") if match.group("phrase") is not None else match.group("word")
+        if field_name == "venue" and raw:
+            query.venue = raw
+            continue
+        if field_name == "year" and parse_years(raw):
+            query.years = parse_years(raw)
+            continue
+        tokens = _WORD.findall(cjk_bigrams(raw.lower() if raw else ""))
+        if not tokens:
+            continue
+        column = FIELDS.get(field_name)
+        if match.group("phrase") is not None:
+            terms = [_quote(" ".join(tokens))]
+        else:
+            terms = [_quote(t) for t in tokens]
+        if column:
+            terms = [f"{column} : {t}" for t in terms]
+        if match.group("neg"):
+            query.exclude += terms
+        else:
+            query.must += terms
+            query.optional_words += terms
+    return query
+
+
+def parse_years(text: str | None) -> tuple[int, int] | None:
+    """(2024, 2026) from "2024..2026", (2024, 2024) from "2024"; None for anything else."""
+    match = re.fullmatch(r"(\d{4})(?:\.\.(\d{4}))?", (text or "").strip())
+    if not match:
+        return None
+    first = int(match.group(1))
+    return first, int(match.group(2) or first)
+
+
+@dataclass
+class Filters:
+    """What narrows a search besides its words; combined with any query."""
+
+    venue: str | None = None
+    years: tuple[int, int] | None = None
+    contribution: str | None = None
+    has_code: bool | None = None
+
+    def sql(self) -> tuple[str, tuple]:
+        """An AND-clause over the papers table (alias p) and its parameters: constants and placeholders only."""
+        clauses, params = [], []
+        if self.venue:
+            clauses.append("p.venue = ? COLLATE NOCASE")
+            params.append(self.venue)
+        if self.years:
+            clauses.append("p.year BETWEEN ? AND ?")
+            params += list(self.years)
+        if self.contribution:
+            clauses.append("p.contribution = ?")
+            params.append(self.contribution)
+        if self.has_code is not None:
+            clauses.append("p.has_code = ?")
+            params.append(int(self.has_code))
+        return "".join(f" AND {c}" for c in clauses), tuple(params)
+
+
+@dataclass
+class LexicalHit:
+    paper_id: str
+    score: float  # BM25 with field weights; higher is better
+    snippet: str  # the abstract around the matches, matched words between \x02 and \x03
+
+
+def search(db: sqlite3.Connection, query: Query, limit: int, filters: Filters | None = None,
+           raw: str | None = None) -> list[LexicalHit]:  # fmt: skip
+    """Papers matching every term first, then papers matching any, each group by BM25.
+
+    `raw` is an FTS5 expression used as it is (the --syntax fts escape hatch).
+    """
+    filters = Filters(
+        venue=(filters.venue if filters else None) or query.venue,
+        years=(filters.years if filters else None) or query.years,
+        contribution=filters.contribution if filters else None,
+        has_code=filters.has_code if filters else None,
+    )
+    where, params = filters.sql()
+    hits: list[LexicalHit] = []
+    seen: set[str] = set()
+    expressions = [raw] if raw is not None else [query.all_terms(), query.any_term()]
+    if raw is None and not query.must:  # only filters: every paper that passes them
+        return [LexicalHit(pid, 0.0, "") for (pid,) in db.execute(
+            f"SELECT p.id FROM papers AS p WHERE 1 {where} ORDER BY p.year DESC, p.id LIMIT ?", (*params, limit))]
+    for expression in expressions:
+        if expression is None or len(hits) >= limit:
+            continue
+        for hit in _run(db, expression, limit, where, params):
+            if hit.paper_id not in seen:
+                seen.add(hit.paper_id)
+                hits.append(hit)
+    return hits[:limit]
+
+
+def _run(db: sqlite3.Connection, expression: str, limit: int, where: str, params: tuple) -> list[LexicalHit]:
+    weights = ", ".join(str(w) for w in (0.0, *WEIGHTS))  # the first column is the paper id
+    sql = (
+        f"SELECT f.paper_id, -bm25(papers_fts, {weights}) AS score,"
+        " snippet(papers_fts, 4, char(2), char(3), '…', 32)"
+        " FROM papers_fts AS f JOIN papers AS p ON p.id = f.paper_id"
+        f" WHERE papers_fts MATCH ? {where} ORDER BY bm25(papers_fts, {weights}) LIMIT ?"
+    )
+    rows = db.execute(sql, (expression, *params, limit)).fetchall()
+    return [LexicalHit(paper_id, score, snippet) for paper_id, score, snippet in rows]

@@ -1,0 +1,131 @@
+"""Lexical search on real libraries: what a user types, what comes first, and that nothing breaks it."""
+
+import json
+import sqlite3
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paperscope.errors import PaperscopeError
+from paperscope.index.lexical import Filters, cjk_bigrams, parse
+from paperscope.library import Library
+
+from .conftest import CORPUS, SEEDS, run_cli
+
+
+@pytest.fixture(scope="module")
+def library(seeded_db):
+    with Library(seeded_db) as lib:
+        yield lib
+
+
+def names(hits):
+    return [h.paper.name for h in hits]
+
+
+def test_keywords_find_the_papers_about_them(library):
+    assert set(names(library.search("speculative decoding", limit=2))) == {"VSD", "Aurora"}
+
+
+def test_a_name_or_acronym_finds_its_paper_first(library):
+    for name in ("NEMO", "PMVB", "LiftQuant", "SteER"):
+        assert names(library.search(name, limit=1)) == [name]
+
+
+def test_phrases_exclusions_and_fields(library):
+    assert names(library.search('"speculative decoding" -serving')) == ["VSD"]
+    assert names(library.search("benchmark:MMLU")) == ["SOL"]
+    assert names(library.search("name:GoRL")) == ["GoRL"]
+
+
+def test_filters_narrow_any_query(library):
+    coded = library.search("language models", limit=100, filters=Filters(has_code=True))
+    assert coded and all(h.paper.urls.code for h in coded)
+    theory = library.search("language models", limit=100, filters=Filters(contribution="theory"))
+    assert all(h.paper.contribution == "theory" for h in theory)
+    assert library.search("language models", filters=Filters(years=(2020, 2024))) == []
+
+
+def test_a_paper_id_finds_that_paper(library):
+    some = next(iter(library.papers(limit=1)))
+    assert library.search(some.id, limit=1)[0].paper.id == some.id
+
+
+def test_snippets_mark_the_matched_words(library):
+    hit = library.search("negation", limit=1)[0]
+    assert "\x02negation\x03" in hit.lexical.snippet.lower()
+
+
+@pytest.mark.parametrize("text", [
+    'title:"x" AND (NEAR* -:: \\frac{1}{2}', "🤖🤖", "大语言模型", '"unclosed', "OR AND NOT", "*", "-", ":::",
+    "a" * 5000, "NEAR(a b, 2)", "col:umn:value", "'; DROP TABLE papers; --",
+])  # fmt: skip
+def test_any_text_is_a_valid_query(library, text):
+    assert isinstance(library.search(text), list)
+    assert library.count() == 51
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=60))
+def test_any_generated_text_is_a_valid_query(seeded_db, text):
+    with Library(seeded_db) as lib:
+        assert isinstance(lib.search(text), list)
+
+
+def test_raw_fts_syntax_is_available_and_its_errors_are_one_line(library):
+    assert names(library.search("speculative NOT serving", syntax="fts")) == ["VSD"]
+    with pytest.raises(PaperscopeError, match="invalid FTS5 query"):
+        library.search('"unclosed', syntax="fts")
+
+
+def test_chinese_text_is_indexed_as_bigrams():
+    assert cjk_bigrams("用大语言模型") == " 用大 大语 语言 言模 模型 "
+    assert parse("大语言").must == ['"大语"', '"语言"']
+
+
+def test_query_language_venue_and_years():
+    query = parse('venue:ICML year:2024..2026 "exact phrase" -noise title:word')
+    assert query.venue == "ICML" and query.years == (2024, 2026)
+    assert query.must == ['"exact phrase"', 'title : "word"'] and query.exclude == ['"noise"']
+
+
+def test_the_index_follows_a_changed_list(tmp_path):
+    page = tmp_path / "page.txt"
+    lines = (SEEDS / "003_27e213eb8034c1f7.txt").read_text(encoding="utf-8").split("\n")
+    page.write_text("\n".join(lines[:6]), encoding="utf-8")  # the first two abstracts
+    with Library(tmp_path / "lib.db") as lib:
+        lib.ingest([page])
+        assert lib.search("hallucinations diffusion", limit=1)[0].paper.name == "VGR"
+        page.write_text("\n".join(lines[:1] + lines[4:6]), encoding="utf-8")  # VGR's line removed
+        lib.ingest([page])
+        assert "VGR" not in names(lib.search("hallucinations diffusion"))
+        assert lib.store.db.execute("SELECT count(*) FROM papers_fts").fetchone()[0] == 1  # type: ignore[attr-defined]
+
+
+def test_a_version_1_library_is_upgraded_with_its_index_filled(seeded_copy):
+    db = sqlite3.connect(seeded_copy)
+    db.executescript("DROP TABLE papers_fts; ALTER TABLE papers DROP COLUMN contribution;"
+                     " ALTER TABLE papers DROP COLUMN has_code; PRAGMA user_version = 1;")  # fmt: skip
+    db.close()
+    with Library(seeded_copy) as lib:
+        assert names(lib.search("NEMO", limit=1)) == ["NEMO"]
+        assert lib.search("decoding", filters=Filters(has_code=True))
+
+
+def test_search_from_the_command_line(seeded_db, tmp_path):
+    run = run_cli("--db", seeded_db, "search", "speculative decoding", "--limit", "2")
+    assert run.code == 0 and run.out.startswith("1. ")
+    found = json.loads(run_cli("--db", seeded_db, "search", "NEMO", "--json").out)
+    assert found["results"][0]["name"] == "NEMO"
+    assert {"rank", "id", "score", "scores", "snippet", "snippet_html"} <= set(found["results"][0])
+    bad = run_cli("--db", seeded_db, "search", "x", "--year", "last year")
+    assert bad.code == 1 and bad.err.startswith("error: --year takes")
+
+
+def test_search_a_corpus_venue_by_author(tmp_path):
+    with Library(tmp_path / "uai.db") as lib:
+        lib.ingest([CORPUS / "uai2019.json.gz"])
+        some = next(p for p in lib.papers() if p.authors)
+        surname = some.authors[0].split()[-1]
+        assert some.id in [h.paper.id for h in lib.search(f"author:{surname}", limit=50)]
