@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from paperscope.model import Paper
@@ -18,10 +19,17 @@ COLUMNS = ("name", "title", "display_title", "abstract", "models", "benchmarks",
 WEIGHTS = (6.0, 4.0, 3.0, 1.0, 2.0, 2.0, 1.0)  # bm25() weights, in COLUMNS order
 FIELDS = {"name": "name", "title": "title", "author": "authors", "benchmark": "benchmarks", "model": "models"}
 MAX_QUERY_CHARS = 2_000
+OR_POSTINGS = 3_000
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 _TERM = re.compile(r'(?P<neg>-)?(?:(?P<field>[a-z]+):)?(?:"(?P<phrase>[^"]*)"?|(?P<word>[^\s"]+))', re.IGNORECASE)
 _WORD = re.compile(r"\w+")
-_STOPWORDS = frozenset("a an and are as at be by for from how in is it of on or that the this to was what which with".split())
+# Words so common that scoring them means scoring nearly every paper; left out of the FTS5 expressions
+# whenever other words remain (the snippet and the ranking do not need them).
+_STOPWORDS = frozenset(
+    "a an and are as at be been but by can do does for from has have how i if in into is it its more most "
+    "new not of on or our over such than that the their them then there these they this those to towards "
+    "under up use using via was we what when where which while who why will with within without you".split()
+)
 
 
 def cjk_bigrams(text: str) -> str:
@@ -53,12 +61,31 @@ class Query:
 
     def all_terms(self) -> str | None:
         """Every term (AND): precise, and fast even on a large library."""
-        return _with_exclusions(" ".join(self.must), self.exclude) if self.must else None
+        terms = _content(self.must)
+        return _with_exclusions(" ".join(terms), self.exclude) if terms else None
 
-    def any_term(self) -> str | None:
-        """Any term (OR), stop words left out when others remain: what BM25 ranking needs."""
-        words = [w for w in self.optional_words if w.strip('"') not in _STOPWORDS] or self.optional_words
+    def any_term(self, frequency: Callable[[str], int] | None = None) -> str | None:
+        """Any term (OR): what BM25 ranking needs when no paper has them all.
+
+        Scoring an OR costs one step per posting, and a common word has a posting in most papers
+        while adding little to BM25. Given each term's document frequency, only the rarest terms
+        are kept, until OR_POSTINGS postings (always the two rarest).
+        """
+        words = _content(self.optional_words)
+        if frequency is not None and len(words) > 2:
+            kept, postings = [], 0
+            for word in sorted(words, key=frequency):
+                if len(kept) >= 2 and postings + frequency(word) > OR_POSTINGS:
+                    break
+                kept.append(word)
+                postings += frequency(word)
+            words = [w for w in words if w in kept]
         return _with_exclusions(" OR ".join(words), self.exclude) if len(words) > 1 else None
+
+
+def _content(terms: list[str]) -> list[str]:
+    """The terms without stop words, unless nothing else is left ("the who")."""
+    return [t for t in terms if t.strip('"') not in _STOPWORDS] or terms
 
 
 def _quote(token: str) -> str:
@@ -147,10 +174,11 @@ class LexicalHit:
 
 
 def search(db: sqlite3.Connection, query: Query, limit: int, filters: Filters | None = None,
-           raw: str | None = None) -> list[LexicalHit]:  # fmt: skip
+           raw: str | None = None, known: dict[str, int] | None = None) -> list[LexicalHit]:  # fmt: skip
     """Papers matching every term first, then papers matching any, each group by BM25.
 
-    `raw` is an FTS5 expression used as it is (the --syntax fts escape hatch).
+    `raw` is an FTS5 expression used as it is (the --syntax fts escape hatch). `known` remembers
+    document frequencies between searches on one connection (the caller owns it).
     """
     filters = Filters(
         venue=(filters.venue if filters else None) or query.venue,
@@ -161,7 +189,8 @@ def search(db: sqlite3.Connection, query: Query, limit: int, filters: Filters | 
     where, params = filters.sql()
     hits: list[LexicalHit] = []
     seen: set[str] = set()
-    expressions = [raw] if raw is not None else [query.all_terms(), query.any_term()]
+    frequency = _frequencies(db, {} if known is None else known)
+    expressions = [raw] if raw is not None else [query.all_terms(), query.any_term(frequency)]
     if raw is None and not query.must:  # only filters: every paper that passes them
         return [LexicalHit(pid, 0.0, "") for (pid,) in db.execute(
             f"SELECT p.id FROM papers AS p WHERE 1 {where} ORDER BY p.year DESC, p.id LIMIT ?", (*params, limit))]
@@ -173,6 +202,30 @@ def search(db: sqlite3.Connection, query: Query, limit: int, filters: Filters | 
                 seen.add(hit.paper_id)
                 hits.append(hit)
     return hits[:limit]
+
+
+def _frequencies(db: sqlite3.Connection, known: dict[str, int]) -> Callable[[str], int]:
+    """Document frequency of a quoted term, from FTS5's own vocabulary, remembered in `known`.
+
+    Phrases and column-bound terms count as rare. What is remembered is dropped when the index
+    has changed (its largest rowid differs: an ingest came in between).
+    """
+    db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_vocab USING fts5vocab(main, papers_fts, 'row')")
+    size = db.execute("SELECT max(rowid) FROM papers_fts").fetchone()[0] or 0
+    if known.get(" size") != size:
+        known.clear()
+        known[" size"] = size
+
+    def frequency(term: str) -> int:
+        word = term.strip('"')
+        if " " in word or ":" in term:
+            return 0
+        if word not in known:
+            row = db.execute("SELECT doc FROM temp.papers_vocab WHERE term = ?", (word,)).fetchone()
+            known[word] = row[0] if row else 0
+        return known[word]
+
+    return frequency
 
 
 def _run(db: sqlite3.Connection, expression: str, limit: int, where: str, params: tuple) -> list[LexicalHit]:

@@ -111,6 +111,7 @@ class SQLiteStore:
         except sqlite3.DatabaseError as exc:
             raise PaperscopeError(f"{path}: not a paperscope database ({exc})") from None
         self.db.execute("PRAGMA foreign_keys=ON")
+        self._frequencies: dict[str, int] = {}  # document frequencies search has looked up
         self.db.execute("PRAGMA synchronous=NORMAL")
         # Ingest inserts into indexes keyed by hashes, i.e. at random places: keep their pages in memory.
         self.db.execute("PRAGMA cache_size=-131072")
@@ -251,7 +252,7 @@ class SQLiteStore:
     def search_lexical(self, query: lexical.Query, limit: int, filters: lexical.Filters | None = None,
                        raw: str | None = None) -> list[lexical.LexicalHit]:  # fmt: skip
         try:
-            return lexical.search(self.db, query, limit, filters, raw)
+            return lexical.search(self.db, query, limit, filters, raw, self._frequencies)
         except sqlite3.OperationalError as exc:  # only a raw FTS5 expression can be malformed
             raise PaperscopeError(f"invalid FTS5 query: {exc}") from None
 
