@@ -15,7 +15,7 @@ import hashlib
 import re
 from base64 import b32encode
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import rensa

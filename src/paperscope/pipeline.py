@@ -182,7 +182,6 @@ def _store(files: list[_File], prepared: list[Prepared], store: Store, report: I
             str(f.path.resolve()), f.path.name, f.sha256, f.format, f.count
         )
         touched |= affected
-
     library = store.candidates(
         (p.key for p in prepared),
         (band for p in prepared for band in p.unit.bands),
@@ -190,6 +189,21 @@ def _store(files: list[_File], prepared: list[Prepared], store: Store, report: I
     )
     units = [_library_unit(paper) for paper in library] + [p.unit for p in prepared]
     grouping = dedupe.group(units)
+    joined, keys = _papers_of(grouping, library, prepared)
+    store.add_sources(
+        (paper_id, file_ids[p.file_hash], p.raw.source.line, p.key, p.raw)
+        for paper_id, new in joined.items()
+        for p in new
+    )
+    existing = touched | {paper.id for paper in library if paper.id in joined}
+    _write_papers(store, joined, existing, keys, report)
+    report.papers_removed = store.remove_orphans()
+    _describe(report, prepared, units, grouping, len(library))
+
+
+def _papers_of(grouping: dedupe.Grouping, library: list[LibraryPaper],
+               prepared: list[Prepared]) -> tuple[dict[str, list[Prepared]], dict[str, str]]:  # fmt: skip
+    """The new records of each paper (an existing one, or a new one whose id comes from its key), and the keys."""
     offset = len(library)
     keys = {paper.id: paper.key for paper in library}
     joined: dict[str, list[Prepared]] = {}
@@ -202,21 +216,26 @@ def _store(files: list[_File], prepared: list[Prepared], store: Store, report: I
             paper_id = dedupe.paper_id(key)
             keys[paper_id] = key
         joined[paper_id] = new
-    store.add_sources(
-        (paper_id, file_ids[p.file_hash], p.raw.source.line, p.key, p.raw)
-        for paper_id, new in joined.items()
-        for p in new
-    )
-    # Papers that existed before this ingest are rebuilt from all their sources; new ones from the batch.
-    existing = touched | {paper.id for paper in library if paper.id in joined}
-    created = []
-    for paper_id in sorted(joined.keys() | touched):
+    return joined, keys
+
+
+def _write_papers(store: Store, joined: dict[str, list[Prepared]], existing: set[str], keys: dict[str, str],
+                  report: IngestReport) -> None:  # fmt: skip
+    """Papers that existed before this ingest are rebuilt from all their sources; new ones from the batch."""
+    created: list = []
+
+    def flush() -> None:
+        store.add_papers(created)
+        report.papers_created += len(created)
+        created.clear()
+
+    for paper_id in sorted(joined.keys() | existing):
         if paper_id in existing:
             items = [prepare(record, "") for record in store.source_records(paper_id)]
         else:
             items = joined[paper_id]
         if not items:
-            continue  # every source went away: removed below
+            continue  # every source went away: removed with the orphans
         paper = assemble(paper_id, items)
         row = (paper, keys.get(paper_id, ""), dedupe.title_key(paper.title), _bands(items, paper))
         if paper_id in existing:
@@ -225,15 +244,10 @@ def _store(files: list[_File], prepared: list[Prepared], store: Store, report: I
         else:
             created.append(row)
             if len(created) >= _WRITE_BATCH:
-                store.add_papers(created)
-                report.papers_created += len(created)
-                created = []
+                flush()
         if len(paper.sources) > 1 and paper_id in joined:
             report.duplicates_merged.append([f"{s.path}:{s.line}" for s in paper.sources])
-    store.add_papers(created)
-    report.papers_created += len(created)
-    report.papers_removed = store.remove_orphans()
-    _describe(report, prepared, units, grouping, offset)
+    flush()
 
 
 def _bands(items: list[Prepared], paper: Paper) -> tuple[int, ...]:

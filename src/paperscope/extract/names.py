@@ -38,7 +38,7 @@ COMMON_ACRONYMS = {
     "INT", "NeRF", "NeRFs", "SLAM", "MPC", "PDE", "PDEs", "ODE", "ODEs", "SDE", "SDEs", "MDP", "MDPs", "POMDP",
     "POMDPs", "KG", "KGs", "NER", "MT", "ASR", "TTS", "OOD", "IID", "FL", "HPO", "NAS", "BO", "GP", "GPs", "SVM",
     "SVMs", "EM", "MCMC", "VI", "ELBO", "ReLU", "BN", "LN", "RGB", "RGB-D", "LiDAR", "3D", "2D", "6D", "SNN", "SNNs",
-    "TD", "DQN", "SAC", "PINN", "PINNs", "ZSL", "FSL", "DA", "UDA", "ReID", "LM", "LMs", "FFT", "SOTA", "E2E",
+    "TD", "DQN", "SAC", "PINN", "PINNs", "ZSL", "FSL", "DA", "UDA", "ReID", "LM", "LMs", "FFT", "E2E",
 }  # fmt: skip
 
 
