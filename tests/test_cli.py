@@ -170,3 +170,9 @@ def test_a_file_that_is_not_a_database(tmp_path):
     run = run_cli("--db", db, "papers")
     assert run.code == 1
     assert run.err.startswith("error: ") and "not a paperscope database" in run.err
+
+
+def test_a_library_in_a_folder_that_does_not_exist(tmp_path):
+    run = run_cli("--db", tmp_path / "missing" / "lib.db", "ingest", SEEDS)
+    assert run.code == 1
+    assert run.err.strip().endswith("cannot create the library there: its folder does not exist")

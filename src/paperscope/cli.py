@@ -22,7 +22,7 @@ from paperscope.index.lexical import Filters, parse_years
 from paperscope.results import paper_summary, search_hit
 
 app = typer.Typer(
-    help="Explore a conference's paper list: ingest it, then list, show and export its papers.",
+    help="Explore a conference's paper list: ingest it, then list, show, search and export its papers.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
@@ -34,7 +34,7 @@ REPORT_EXAMPLES = 5
 
 DbOption = Annotated[
     Path | None,
-    typer.Option("--db", envvar="PAPERSCOPE_DB", help=f"The library's SQLite file [default: {DEFAULT_DB}].",
+    typer.Option("--db", envvar="PAPERSCOPE_DB", help=f"The library's SQLite file (default: ./{DEFAULT_DB}).",
                  show_default=False),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -42,7 +42,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of 
 
 @app.callback()
 def _options(ctx: typer.Context, db: DbOption = None) -> None:
-    """Explore a conference's paper list: ingest it, then list, show and export its papers.
+    """Explore a conference's paper list: ingest it, then list, show, search and export its papers.
 
     The library is a SQLite file: --db PATH (before or after the command), or PAPERSCOPE_DB.
     """

@@ -105,6 +105,8 @@ def open_store(path: str | Path) -> SQLiteStore:
 class SQLiteStore:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        if self.path != ":memory:" and not Path(self.path).parent.is_dir():
+            raise PaperscopeError(f"{path}: cannot create the library there: its folder does not exist")
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
             self.db.execute("PRAGMA journal_mode=WAL")
