@@ -129,3 +129,15 @@ def test_search_a_corpus_venue_by_author(tmp_path):
         some = next(p for p in lib.papers() if p.authors)
         surname = some.authors[0].split()[-1]
         assert some.id in [h.paper.id for h in lib.search(f"author:{surname}", limit=50)]
+
+
+def test_the_graded_query_set_names_real_seed_papers(seed_papers):
+    from .conftest import ROOT
+
+    data = json.loads((ROOT / "bench" / "data" / "search_queries.json").read_text(encoding="utf-8"))
+    places = {f"{s.path}:{s.line}" for p in seed_papers for s in p.sources}
+    kinds = [q["kind"] for q in data["queries"]]
+    assert len(kinds) >= 40 and kinds.count("chinese") >= 10
+    for item in data["queries"]:
+        assert item["relevant"] and set(item["relevant"]) <= places, item["query"]
+        assert set(item["relevant"].values()) <= {1, 2} and 2 in item["relevant"].values()
