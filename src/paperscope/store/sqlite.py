@@ -113,7 +113,7 @@ class SQLiteStore:
         except sqlite3.DatabaseError as exc:
             raise PaperscopeError(f"{path}: not a paperscope database ({exc})") from None
         self.db.execute("PRAGMA foreign_keys=ON")
-        self._frequencies: dict[str, int] = {}  # document frequencies search has looked up
+        self._frequencies: dict[str, object] = {}  # document frequencies search has looked up
         self.db.execute("PRAGMA synchronous=NORMAL")
         # Ingest inserts into indexes keyed by hashes, i.e. at random places: keep their pages in memory.
         self.db.execute("PRAGMA cache_size=-131072")
