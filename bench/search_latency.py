@@ -50,7 +50,7 @@ def measure(library: Library, label: str, naive: bool) -> None:
     db = library.store.db  # type: ignore[attr-defined]
 
     def plain_or(text: str) -> None:
-        words = lexical.parse(text).optional_words
+        words = lexical.parse(text).must
         db.execute("SELECT paper_id FROM papers_fts WHERE papers_fts MATCH ? ORDER BY rank LIMIT 10",
                    (" OR ".join(words),)).fetchall()  # fmt: skip
 

@@ -54,7 +54,6 @@ class Query:
     """A user's text, parsed: what FTS5 must match, and the filters that are not text."""
 
     must: list[str] = field(default_factory=list)  # FTS5 terms, each quoted, maybe with a column
-    optional_words: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     venue: str | None = None
     years: tuple[int, int] | None = None
@@ -71,7 +70,7 @@ class Query:
         while adding little to BM25. Given each term's document frequency, only the rarest terms
         are kept, until OR_POSTINGS postings (always the two rarest).
         """
-        words = _content(self.optional_words)
+        words = _content(self.must)
         if frequency is not None and len(words) > 2:
             kept, postings = [], 0
             for word in sorted(words, key=frequency):
@@ -126,7 +125,6 @@ def parse(text: str) -> Query:
             query.exclude += terms
         else:
             query.must += terms
-            query.optional_words += terms
     return query
 
 
@@ -189,11 +187,14 @@ def search(db: sqlite3.Connection, query: Query, limit: int, filters: Filters | 
     where, params = filters.sql()
     hits: list[LexicalHit] = []
     seen: set[str] = set()
-    frequency = _frequencies(db, {} if known is None else known)
-    expressions = [raw] if raw is not None else [query.all_terms(), query.any_term(frequency)]
-    if raw is None and not query.must:  # only filters: every paper that passes them
+    if raw is not None:
+        expressions = [raw]
+    elif not query.must:  # only filters: every paper that passes them
         return [LexicalHit(pid, 0.0, "") for (pid,) in db.execute(
             f"SELECT p.id FROM papers AS p WHERE 1 {where} ORDER BY p.year DESC, p.id LIMIT ?", (*params, limit))]
+    else:
+        frequency = _frequencies(db, {} if known is None else known)
+        expressions = [query.all_terms(), query.any_term(frequency)]
     for expression in expressions:
         if expression is None or len(hits) >= limit:
             continue
