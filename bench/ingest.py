@@ -25,7 +25,7 @@ DEFAULT_CORPUS = HERE.parent.parent / "shared" / "corpus" / "paperlists"
 def run_ingest(corpus: Path, db: Path) -> tuple[float, dict]:
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "paperscope", "--db", str(db), "ingest", str(corpus), "--json"],
+        [sys.executable, "-m", "paperscope", "--db", str(db), "ingest", str(corpus), "--no-embed", "--json"],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     elapsed = time.perf_counter() - started

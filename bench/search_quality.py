@@ -22,8 +22,11 @@ HERE = Path(__file__).resolve().parent
 SEEDS = HERE.parent.parent / "shared" / "seeds"
 K = 10
 TARGETS = "targets: hybrid nDCG@10 ≥ 0.85 overall, ≥ 0.75 on Chinese queries; hybrid above both single modes"
+
+
 MODES: dict[str, Callable[[Library, str], list[SearchHit]]] = {
-    "lexical": lambda library, query: library.search(query, limit=K),
+    mode: lambda library, query, mode=mode: library.search(query, limit=K, mode=mode)
+    for mode in ("lexical", "semantic", "hybrid")
 }
 
 

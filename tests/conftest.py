@@ -13,6 +13,7 @@ import pytest
 
 from paperscope.library import Library
 
+os.environ["HF_HUB_OFFLINE"] = "1"  # no model hub is reachable: nothing may try one
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 SEEDS = SHARED / "seeds"

@@ -1,8 +1,8 @@
 """The command as a user runs it: output, one-line errors, nothing written on bad input."""
 
 import gzip
-import re
 import json
+import re
 import sqlite3
 
 import pytest

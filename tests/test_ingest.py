@@ -140,7 +140,7 @@ def test_a_paper_from_a_listing_and_a_paper_list_becomes_one_paper(tmp_path):
         "UAI 2019 Papers\n\n" + _uai_abstract() + "\n", encoding="utf-8"
     )
     with Library(tmp_path / "lib.db") as library:
-        library.ingest([CORPUS / "uai2019.json.gz", listing])
+        library.ingest([CORPUS / "uai2019.json.gz", listing], embed_vectors=False)
         paper = next(p for p in library.papers() if len(p.sources) == 2)
     assert paper.title  # the paper list's title wins over the listing's missing one
     assert {s.format for s in paper.sources} == {"listing", "paperlists"}
@@ -148,13 +148,13 @@ def test_a_paper_from_a_listing_and_a_paper_list_becomes_one_paper(tmp_path):
 
 def _uai_abstract():
     with Library(":memory:") as library:
-        library.ingest([CORPUS / "uai2019.json.gz"])
+        library.ingest([CORPUS / "uai2019.json.gz"], embed_vectors=False)
         return next(p.abstract_raw for p in library.papers() if len(p.abstract) > 600)
 
 
 def test_the_whole_corpus_ingests_without_an_error(tmp_path):
     with Library(tmp_path / "corpus.db") as library:
-        report = library.ingest([CORPUS])
+        report = library.ingest([CORPUS], embed_vectors=False)
         assert report.records_read == 92_874
         assert report.skipped_files == []
         assert library.count() == report.papers

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -10,15 +12,23 @@ import orjson
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from paperscope.errors import PaperscopeError
 from paperscope.export import FORMATS
+from paperscope.index.lexical import Filters, parse_years
 from paperscope.library import Library
 from paperscope.model import Paper
 from paperscope.pipeline import IngestReport
-from paperscope.index.lexical import Filters, parse_years
 from paperscope.results import paper_summary, search_hit
 
 app = typer.Typer(
@@ -63,32 +73,49 @@ def ingest(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders of paper lists.", show_default=False)],
     db: DbOption = None,
     skip_bad: Annotated[bool, typer.Option("--skip-bad", help="Ingest the good files, list the bad ones.")] = False,
+    no_embed: Annotated[bool, typer.Option("--no-embed", help="Leave the sentence vectors for `paperscope embed`.")] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Read paper lists into the library (one transaction; unchanged files are skipped).
+    """Read paper lists into the library (one transaction; unchanged files are skipped), then embed new papers.
 
     Example: paperscope ingest ../shared/seeds
     """
-    with _library(ctx, db) as library, _progress() as progress:
-        tasks: dict[str, int] = {}
-
-        def report(stage: str, done: int, total: int) -> None:
-            if stage not in tasks:
-                tasks[stage] = progress.add_task(stage, total=total)
-            progress.update(tasks[stage], completed=done, total=total)
-
-        result = library.ingest(paths, skip_bad=skip_bad, progress=None if as_json else report)
+    with _library(ctx, db) as library, _progress() as report:
+        result = library.ingest(paths, skip_bad=skip_bad, embed_vectors=not no_embed,
+                                progress=None if as_json else report)  # fmt: skip
     if as_json:
         _print_json(result.to_dict())
     else:
         _print_report(result)
 
 
-def _progress() -> Progress:
-    return Progress(
+@app.command()
+def embed(ctx: typer.Context, db: DbOption = None) -> None:
+    """Compute the sentence vectors semantic search needs, for papers without one; resumable.
+
+    Example: paperscope ingest ../shared/corpus --no-embed && paperscope embed
+    """
+    with _library(ctx, db) as library, _progress() as report:
+        computed = library.embed(report)
+    out.print(f"{computed} vectors computed; every paper has one")
+
+
+@contextmanager
+def _progress() -> Iterator[Callable[[str, int, int], None]]:
+    """Rich progress bars on a terminal (none otherwise), fed by (stage, done, total) calls."""
+    bars = Progress(
         TextColumn("  {task.description:>7}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err, transient=False, disable=not err.is_terminal,
+        TimeRemainingColumn(), console=err, transient=False, disable=not err.is_terminal,
     )  # fmt: skip
+    tasks: dict[str, TaskID] = {}
+
+    def report(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            tasks[stage] = bars.add_task(stage, total=total)
+        bars.update(tasks[stage], completed=done, total=total)
+
+    with bars:
+        yield report
 
 
 def _print_report(report: IngestReport) -> None:
@@ -101,6 +128,8 @@ def _print_report(report: IngestReport) -> None:
         f"papers: {report.papers_created} created, {report.papers_updated} updated,"
         f" {report.papers_unchanged} unchanged, {report.papers_removed} removed"
     )
+    missing = f", {report.vectors_missing} still missing (paperscope embed)" if report.vectors_missing else ""
+    out.print(f"vectors: {report.vectors_computed} computed{missing}")
     sections = [
         ("duplicates merged", [", ".join(group) for group in report.duplicates_merged]),
         ("near duplicates merged", [f"{p['a']} ~ {p['b']} (jaccard {p['jaccard']})" for p in report.near_duplicates]),
@@ -209,10 +238,12 @@ def search(
     contribution: Annotated[str | None, typer.Option(help="method, benchmark, dataset, theory, analysis, system "
                                                           "or position.")] = None,
     has_code: Annotated[bool | None, typer.Option("--has-code/--no-code", help="Only papers with (without) code.")] = None,
-    syntax: Annotated[str, typer.Option(help="words (any text is safe) or fts (raw FTS5 syntax).")] = "words",
+    mode: Annotated[str, typer.Option(help="hybrid (both, fused), lexical (BM25 on the words) or semantic "
+                                           "(meaning, any language).")] = "hybrid",
+    syntax: Annotated[str, typer.Option(help="words (any text is safe) or fts (raw FTS5 syntax, lexical).")] = "words",
     as_json: JsonOption = False,
 ) -> None:
-    """Search titles, names, abstracts, models and benchmarks, best matches first (BM25).
+    """Search titles, names, abstracts, models and benchmarks by words and by meaning, best first.
 
     Example: paperscope search "speculative decoding" --has-code
     """
@@ -221,17 +252,17 @@ def search(
         raise PaperscopeError(f"--year takes a year or a range like 2024..2026, not {year!r}")
     filters = Filters(venue=venue, years=years, contribution=contribution, has_code=has_code)
     with _library(ctx, db) as library:
-        hits = library.search(query, limit, filters, syntax)
-    rows = [search_hit(h.rank, h.paper, h.lexical.score, h.lexical.snippet) for h in hits]
+        hits = library.search(query, limit, filters, syntax, mode)
+    rows = [search_hit(h) for h in hits]
     if as_json:
-        _print_json({"query": query, "results": rows})
+        _print_json({"query": query, "mode": mode, "results": rows})
         return
     if not rows:
         out.print("no papers match")
     for row, hit in zip(rows, hits, strict=True):
         out.print(f"[bold]{row['rank']}. {escape(row['display_title'])}[/bold]  [dim]{row['id']} · "
-                  f"{row['venue'] or ''} {row['year'] or ''} · score {row['score']:.2f}[/dim]")  # fmt: skip
-        snippet = escape(hit.lexical.snippet or row["snippet"]).replace("\x02", "[yellow]").replace("\x03", "[/yellow]")
+                  f"{row['venue'] or ''} {row['year'] or ''} · score {row['score']:.3g}[/dim]")  # fmt: skip
+        snippet = escape(hit.snippet or row["snippet"]).replace("\x02", "[yellow]").replace("\x03", "[/yellow]")
         out.print(f"   {snippet}", highlight=False)
 
 

@@ -1,21 +1,26 @@
-"""The library: the one API that the command line (and later the web pages) call."""
+"""The library: the one API that the command line, the JSON API and the web pages call."""
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from paperscope import pipeline
+from paperscope.embed import embed_missing
 from paperscope.errors import PaperscopeError
 from paperscope.export import writer_for
-from paperscope.index import lexical
+from paperscope.index import lexical, semantic
+from paperscope.index.fusion import fuse
 from paperscope.model import Paper
 from paperscope.store import Store, open_store
 
 MAX_RESULTS = 1_000
+MODES = ("hybrid", "lexical", "semantic")
+FUSED_DEPTH = 100  # how deep each list goes into the fusion
 
 
 class NotFound(PaperscopeError):
@@ -26,12 +31,15 @@ class NotFound(PaperscopeError):
 class SearchHit:
     rank: int
     paper: Paper
-    lexical: lexical.LexicalHit
+    score: float  # the mode's own score: BM25, cosine, or the fused reciprocal ranks
+    scores: dict[str, float]  # its parts: lexical (BM25), semantic (cosine), and the rank in each list
+    snippet: str  # the abstract around the matched words, marked with \x02 ... \x03 ("" when none matched)
 
 
 class Library:
     def __init__(self, db: str | Path) -> None:
         self.store: Store = open_store(db)
+        self._vectors: tuple[tuple[int, int], semantic.Vectors] | None = None
 
     def close(self) -> None:
         self.store.close()
@@ -42,9 +50,20 @@ class Library:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    def ingest(self, paths: Sequence[str | Path], *, skip_bad: bool = False,
+    def ingest(self, paths: Sequence[str | Path], *, skip_bad: bool = False, embed_vectors: bool = True,
                progress: pipeline.Progress | None = None) -> pipeline.IngestReport:  # fmt: skip
-        return pipeline.ingest(paths, self.store, skip_bad=skip_bad, progress=progress)
+        """Read paper lists in one transaction, then embed what is new (unless `embed_vectors` is off)."""
+        report = pipeline.ingest(paths, self.store, skip_bad=skip_bad, progress=progress)
+        if embed_vectors:
+            started = time.perf_counter()
+            report.vectors_computed = self.embed(progress)
+            report.seconds["embed"] = round(time.perf_counter() - started, 2)
+        report.vectors_missing = self.store.count_missing_vectors()
+        return report
+
+    def embed(self, progress: pipeline.Progress | None = None) -> int:
+        """Compute the vectors that are missing or stale; resumable. Returns how many were computed."""
+        return embed_missing(self.store, progress)
 
     def count(self) -> int:
         return self.store.count_papers()
@@ -59,21 +78,70 @@ class Library:
         return paper
 
     def search(self, text: str, limit: int = 10, filters: lexical.Filters | None = None,
-               syntax: str = "words") -> list[SearchHit]:  # fmt: skip
-        """Papers for a query, best first. `syntax="fts"` passes the text to FTS5 as it is.
+               syntax: str = "words", mode: str = "hybrid") -> list[SearchHit]:  # fmt: skip
+        """Papers for a query, best first.
 
-        A paper's id as the query finds that paper first.
+        `mode`: lexical (BM25), semantic (sentence vectors) or hybrid (both, fused by reciprocal
+        rank). `syntax="fts"` passes the text to FTS5 as it is, and is lexical only. A paper's id,
+        or a source's own id (an OpenReview id), as the query finds that paper first.
         """
         if syntax not in ("words", "fts"):
             raise PaperscopeError(f"unknown query syntax {syntax!r}; words or fts")
+        if mode not in MODES:
+            raise PaperscopeError(f"unknown search mode {mode!r}; one of {', '.join(MODES)}")
         limit = max(1, min(limit, MAX_RESULTS))
-        hits = self.store.search_lexical(lexical.parse(text), limit, filters, text if syntax == "fts" else None)
-        found = [(self.store.get_paper(h.paper_id), h) for h in hits]
-        direct = self.store.get_paper(text.strip().lower()) if re.fullmatch(r"\s*[a-z2-7]{12}\s*", text) else None
+        query = lexical.parse(text)
+        semantic_too = mode != "lexical" and syntax == "words" and bool(query.text)
+        lexical_too = mode != "semantic" or not semantic_too
+        depth = max(limit, FUSED_DEPTH) if semantic_too and lexical_too else limit
+        lists: dict[str, list[tuple[str, float]]] = {}
+        snippets: dict[str, str] = {}
+        if lexical_too:
+            found = self.store.search_lexical(query, depth, filters, text if syntax == "fts" else None)
+            lists["lexical"] = [(h.paper_id, h.score) for h in found]
+            snippets = {h.paper_id: h.snippet for h in found}
+        if semantic_too:
+            # A phrase or a field in the query is a requirement: meaning then only reorders what has it.
+            within = {pid for pid, _ in lists["lexical"]} if lexical_too and query.strict else None
+            lists["semantic"] = self._nearest(query, depth, filters, within)
+        ranked = fuse(lists)
+        direct = self._direct(text)
         if direct:
-            found = [(direct, lexical.LexicalHit(direct.id, 0.0, "")), *[f for f in found if f[1].paper_id != direct.id]]
-        return [SearchHit(rank, paper, hit) for rank, (paper, hit) in enumerate(found[:limit], start=1) if paper]
+            ranked = [(direct.id, 0.0, {}), *[r for r in ranked if r[0] != direct.id]]
+        hits: list[SearchHit] = []
+        for paper_id, score, parts in ranked[:limit]:
+            paper = direct if direct and paper_id == direct.id else self.store.get_paper(paper_id)
+            if paper:
+                hits.append(SearchHit(len(hits) + 1, paper, score, parts, snippets.get(paper_id, "")))
+        return hits
+
+    def _direct(self, text: str) -> Paper | None:
+        """The paper a query names by its id or by a source's own id."""
+        text = text.strip()
+        if not text or any(c.isspace() for c in text):
+            return None
+        if re.fullmatch(r"[a-zA-Z2-7]{12}", text) and (paper := self.store.get_paper(text.lower())):
+            return paper
+        return self.store.paper_by_external_id(text)
+
+    def _nearest(self, query: lexical.Query, k: int, filters: lexical.Filters | None,
+                 within: set[str] | None = None) -> list[tuple[str, float]]:  # fmt: skip
+        merged = query.filters(filters)
+        allowed = self.store.filtered_ids(merged) if merged.sql()[0] else None
+        if within is not None:
+            allowed = within if allowed is None else allowed & within
+        excluded = self.store.matching_ids(" OR ".join(query.exclude)) if query.exclude else None
+        vector = semantic.encoder().encode([query.text])[0]
+        return self.vectors().nearest(vector, k, allowed, excluded)
+
+    def vectors(self) -> semantic.Vectors:
+        """Every up-to-date vector, loaded once, and again only after the library has changed."""
+        version = self.store.version()
+        if self._vectors is None or self._vectors[0] != version:
+            self._vectors = (version, semantic.Vectors.from_blobs(self.store.vector_rows()))
+        return self._vectors[1]
 
     def export(self, fmt: str, out: TextIO, ids: Iterable[str] | None = None) -> None:
         writer = writer_for(fmt)
         writer((self.paper(i) for i in ids) if ids is not None else self.papers(), out)
+

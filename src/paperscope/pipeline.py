@@ -7,17 +7,16 @@ import hashlib
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from paperscope import dedupe
 from paperscope.assemble import Prepared, assemble, prepare
 from paperscope.errors import InputError, PaperscopeError
-from paperscope.model import RawRecord
+from paperscope.model import Paper, RawRecord
 from paperscope.sources import reader_for
-from paperscope.model import Paper
 from paperscope.store import LibraryPaper, Store
 
 MAX_FILES = 10_000
@@ -44,7 +43,9 @@ class IngestReport:
     urls_repaired: list[str] = field(default_factory=list)
     markup_problems: list[str] = field(default_factory=list)
     skipped_files: list[str] = field(default_factory=list)
-    seconds: dict[str, float] = field(default_factory=dict)  # per stage: read, prepare, store
+    vectors_computed: int = 0  # sentence vectors embedded after the ingest
+    vectors_missing: int = 0  # papers still without one (ingest --no-embed; `paperscope embed` fills them)
+    seconds: dict[str, float] = field(default_factory=dict)  # per stage: read, prepare, store, embed
 
     @property
     def papers(self) -> int:

@@ -1,11 +1,14 @@
-"""Result shapes shared by the command line's --json and (later) the JSON API."""
+"""Result shapes shared by the command line's --json and the JSON API."""
 
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperscope.model import Paper
+
+if TYPE_CHECKING:
+    from paperscope.library import SearchHit
 
 
 def paper_summary(paper: Paper) -> dict[str, Any]:
@@ -22,15 +25,25 @@ def paper_summary(paper: Paper) -> dict[str, Any]:
     }
 
 
-def search_hit(rank: int, paper: Paper, score: float, snippet: str) -> dict[str, Any]:
-    """One search result; `snippet` marks matched words with \x02 ... \x03 (as FTS5 gives them)."""
-    plain = snippet.replace("\x02", "").replace("\x03", "") if snippet else paper.abstract[:240]
-    marked = html.escape(snippet or paper.abstract[:240]).replace("\x02", "<mark>").replace("\x03", "</mark>")
+def search_hit(hit: SearchHit) -> dict[str, Any]:
+    """One search result: the paper's row, its score and the score's parts, and a snippet.
+
+    The snippet is the abstract around the matched words (`snippet_html` marks them with <mark>),
+    or the abstract's start when only the meaning matched.
+    """
+    paper = hit.paper
+    marked_text = hit.snippet or _head(paper.abstract)
     return {
         **paper_summary(paper),
-        "rank": rank,
-        "score": round(score, 4),
-        "scores": {"lexical": round(score, 4)},
-        "snippet": plain,
-        "snippet_html": marked,
+        "rank": hit.rank,
+        "score": round(hit.score, 4),
+        "scores": hit.scores,
+        "snippet": marked_text.replace("\x02", "").replace("\x03", ""),
+        "snippet_html": html.escape(marked_text).replace("\x02", "<mark>").replace("\x03", "</mark>"),
     }
+
+
+def _head(abstract: str, chars: int = 240) -> str:
+    if len(abstract) <= chars:
+        return abstract
+    return abstract[:chars].rsplit(" ", 1)[0] + " …"

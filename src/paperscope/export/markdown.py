@@ -24,8 +24,7 @@ def write(papers: Iterable[Paper], out: TextIO) -> None:
         if paper.authors:
             facts.append(escape(", ".join(paper.authors)))
         out.write(" · ".join(facts) + "\n\n")
-        for url in paper.urls.code:
-            out.write(f"- Code: <{url}>\n")
+        out.writelines(f"- Code: <{url}>\n" for url in paper.urls.code)
         if paper.urls.pdf:
             out.write(f"- PDF: <{paper.urls.pdf}>\n")
         sources = ", ".join(f"{s.path}:{s.line}" for s in paper.sources)

@@ -16,7 +16,7 @@ _NOUNS = {
     "pipeline": "method", "technique": "method", "architecture": "method", "network": "method", "loss": "method",
     "objective": "method", "strategy": "method", "procedure": "method", "paradigm": "method", "module": "method",
 }  # fmt: skip
-_APPOSITIVE = re.compile(r",\s+(?:a|an|the)\s+(?:[^\s,.]+\s+){0,4}?(?P<noun>" + "|".join(_NOUNS) + r")\b", re.I)
+_APPOSITIVE = re.compile(r",\s+(?:a|an|the)\s+(?:[^\s,.]+\s+){0,4}?(?P<noun>" + "|".join(_NOUNS) + r")\b", re.IGNORECASE)
 _LETTERS = re.compile(r"[a-z]+")
 _WORDS = re.compile(r"[a-z][a-z-]*")
 _BENCH_NAME = re.compile(r"[a-z]Bench\b")
@@ -38,13 +38,13 @@ _WORD_CUES = {
 _WEIGHTS = {"theory": 1.0, "analysis": 0.8, "position": 3.0}
 # A title says a lot when there is one: "An Empirical Analysis of ...", "Sample Complexity Bounds for ...".
 _TITLE_CUES = [
-    (re.compile(r"\b(?:dataset|corpus)\b", re.I), "dataset", 3.0),
-    (re.compile(r"\bbenchmark|[a-z]Bench\b", re.I), "benchmark", 3.0),
+    (re.compile(r"\b(?:dataset|corpus)\b", re.IGNORECASE), "dataset", 3.0),
+    (re.compile(r"\bbenchmark|[a-z]Bench\b", re.IGNORECASE), "benchmark", 3.0),
     (re.compile(r"\b(?:analysis|analyzing|understanding|study|investigating|exploring|probing|revisiting|"
-                r"lessons|on the|when|why|how|what|do|does|can|are|is)\b|\?", re.I), "analysis", 1.5),
+                r"lessons|on the|when|why|how|what|do|does|can|are|is)\b|\?", re.IGNORECASE), "analysis", 1.5),
     (re.compile(r"\b(?:bounds?|convergence|theory|theoretical|complexity|identifiability|optimal|"
-                r"guarantees?|minimax|regret)\b", re.I), "theory", 1.5),
-    (re.compile(r"\bposition\b", re.I), "position", 3.0),
+                r"guarantees?|minimax|regret)\b", re.IGNORECASE), "theory", 1.5),
+    (re.compile(r"\bposition\b", re.IGNORECASE), "position", 3.0),
 ]
 
 

@@ -26,9 +26,7 @@ _WORD = re.compile(r"\w+")
 # Words so common that scoring them means scoring nearly every paper; left out of the FTS5 expressions
 # whenever other words remain (the snippet and the ranking do not need them).
 _STOPWORDS = frozenset(
-    "a an and are as at be been but by can do does for from has have how i if in into is it its more most "
-    "new not of on or our over such than that the their them then there these they this those to towards "
-    "under up use using via was we what when where which while who why will with within without you".split()
+    ["a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "do", "does", "for", "from", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "more", "most", "new", "not", "of", "on", "or", "our", "over", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "towards", "under", "up", "use", "using", "via", "was", "we", "what", "when", "where", "which", "while", "who", "why", "will", "with", "within", "without", "you"]
 )
 
 
@@ -57,6 +55,22 @@ class Query:
     exclude: list[str] = field(default_factory=list)
     venue: str | None = None
     years: tuple[int, int] | None = None
+    words: list[str] = field(default_factory=list)  # the wanted text as typed, for the sentence encoder
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+    @property
+    def strict(self) -> bool:
+        """Has a "phrase" or a field: term, which a paper must contain to be a result at all."""
+        return any(" : " in term or " " in term.strip('"') for term in self.must)
+
+    def filters(self, given: Filters | None) -> Filters:
+        """The filters given, completed by the venue: and year: of the query."""
+        given = given or Filters()
+        return Filters(venue=given.venue or self.venue, years=given.years or self.years,
+                       contribution=given.contribution, has_code=given.has_code)  # fmt: skip
 
     def all_terms(self) -> str | None:
         """Every term (AND): precise, and fast even on a large library."""
@@ -125,6 +139,7 @@ def parse(text: str) -> Query:
             query.exclude += terms
         else:
             query.must += terms
+            query.words.append(raw)
     return query
 
 
@@ -178,13 +193,7 @@ def search(db: sqlite3.Connection, query: Query, limit: int, filters: Filters | 
     `raw` is an FTS5 expression used as it is (the --syntax fts escape hatch). `known` remembers
     document frequencies between searches on one connection (the caller owns it).
     """
-    filters = Filters(
-        venue=(filters.venue if filters else None) or query.venue,
-        years=(filters.years if filters else None) or query.years,
-        contribution=filters.contribution if filters else None,
-        has_code=filters.has_code if filters else None,
-    )
-    where, params = filters.sql()
+    where, params = query.filters(filters).sql()
     hits: list[LexicalHit] = []
     seen: set[str] = set()
     if raw is not None:

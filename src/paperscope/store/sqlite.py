@@ -16,9 +16,10 @@ from pathlib import Path
 import orjson
 
 from paperscope.errors import PaperscopeError
-from paperscope.index import lexical
+from paperscope.index import lexical, semantic
 from paperscope.model import Paper, RawRecord
 from paperscope.store.base import FileRow, LibraryPaper
+
 
 def _add_search(db: sqlite3.Connection) -> None:
     """2: the FTS5 index and the columns search filters on, filled from the papers already stored."""
@@ -33,6 +34,18 @@ def _add_search(db: sqlite3.Connection) -> None:
         db.execute("UPDATE papers SET contribution = ?, has_code = ? WHERE rowid = ?",
                    (paper.contribution, bool(paper.urls.code), rowid))  # fmt: skip
         db.execute(_FTS_INSERT, (rowid, paper.id, *lexical.document(paper)))
+
+
+def _add_vectors(db: sqlite3.Connection) -> None:
+    """3: sentence vectors (kept apart from papers, keyed by the hash of the text they embed) and
+    a source's own id (OpenReview, arXiv) as a column, so that it can be looked up."""
+    db.execute("ALTER TABLE papers ADD COLUMN embed_hash TEXT")
+    db.execute("CREATE TABLE vectors (paper_id TEXT PRIMARY KEY, embed_hash TEXT NOT NULL, vector BLOB NOT NULL)")
+    for rowid, data in db.execute("SELECT rowid, data FROM papers").fetchall():
+        db.execute("UPDATE papers SET embed_hash = ? WHERE rowid = ?", (semantic.text_hash(_unpack(data)), rowid))
+    db.execute("ALTER TABLE sources ADD COLUMN external_id TEXT")
+    db.execute("UPDATE sources SET external_id = json_extract(record, '$.source.external_id')")
+    db.execute("CREATE INDEX sources_external_id ON sources(external_id) WHERE external_id IS NOT NULL")
 
 
 _FTS_FROM_PAPER = (
@@ -88,6 +101,7 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     ) WITHOUT ROWID;
     """,
     _add_search,
+    _add_vectors,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _ORDERS = {"id": "id", "venue": "venue, year, id", "year": "year, venue, id", "title": "display_title, id"}
@@ -198,8 +212,9 @@ class SQLiteStore:
     def add_sources(self, rows: Iterable[tuple[str, int, int, str, RawRecord]]) -> None:
         """Rows of (paper id, file id, line, exact key, raw record)."""
         self.db.executemany(
-            "INSERT INTO sources (paper_id, file_id, line, key, record) VALUES (?, ?, ?, ?, ?)",
-            ((pid, fid, line, key, orjson.dumps(rec).decode()) for pid, fid, line, key, rec in rows),
+            "INSERT INTO sources (paper_id, file_id, line, key, record, external_id) VALUES (?, ?, ?, ?, ?, ?)",
+            ((pid, fid, line, key, orjson.dumps(rec).decode(), rec.source.external_id)
+             for pid, fid, line, key, rec in rows),
         )
 
     def source_records(self, paper_id: str) -> list[RawRecord]:
@@ -212,9 +227,9 @@ class SQLiteStore:
         now = _now()
         self.db.executemany(
             "INSERT INTO papers (id, key, title_key, venue, year, display_title, contribution, has_code, data,"
-            " bands, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " bands, updated_at, embed_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             ((p.id, key, title_key, p.venue, p.year, p.display_title, p.contribution, bool(p.urls.code), _pack(p),
-              orjson.dumps(bands).decode(), now) for p, key, title_key, bands in rows),
+              orjson.dumps(bands).decode(), now, semantic.text_hash(p)) for p, key, title_key, bands in rows),
         )  # fmt: skip
         self.db.executemany(_FTS_FROM_PAPER, ((p.id, *lexical.document(p), p.id) for p, _, _, _ in rows))
         self.db.executemany(
@@ -247,7 +262,36 @@ class SQLiteStore:
         orphans = [r[0] for r in self.db.execute("SELECT id FROM papers WHERE id NOT IN (SELECT paper_id FROM sources)")]
         for paper_id in orphans:
             self._drop(paper_id)
+        # A changed paper keeps its vector while the text it embeds is the same; a removed one loses it.
+        self.db.execute("DELETE FROM vectors WHERE paper_id NOT IN (SELECT id FROM papers)")
         return len(orphans)
+
+    # vectors
+
+    _MISSING = (" FROM papers AS p LEFT JOIN vectors AS v ON v.paper_id = p.id AND v.embed_hash = p.embed_hash"
+                " WHERE v.paper_id IS NULL")  # fmt: skip
+
+    def count_missing_vectors(self) -> int:
+        return int(self.db.execute("SELECT count(*)" + self._MISSING).fetchone()[0])
+
+    def missing_vectors(self, limit: int) -> list[tuple[str, str, Paper]]:
+        """Papers whose vector is missing or stale: (id, text hash, paper), in a stable order."""
+        sql = "SELECT p.id, p.embed_hash, p.data" + self._MISSING + " ORDER BY p.rowid LIMIT ?"
+        return [(pid, digest, _unpack(data)) for pid, digest, data in self.db.execute(sql, (limit,))]
+
+    def put_vectors(self, rows: Iterable[tuple[str, str, bytes]]) -> None:
+        self.db.executemany("INSERT OR REPLACE INTO vectors (paper_id, embed_hash, vector) VALUES (?, ?, ?)", rows)
+
+    def vector_rows(self) -> list[tuple[str, bytes]]:
+        """(paper id, vector) of every paper whose vector is up to date."""
+        return self.db.execute(
+            "SELECT v.paper_id, v.vector FROM vectors AS v JOIN papers AS p"
+            " ON p.id = v.paper_id AND p.embed_hash = v.embed_hash ORDER BY p.rowid"
+        ).fetchall()
+
+    def version(self) -> tuple[int, int]:
+        """Changes whenever the library does (another connection's commit or this one's write); O(1)."""
+        return self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes
 
     # searching
 
@@ -258,7 +302,22 @@ class SQLiteStore:
         except sqlite3.OperationalError as exc:  # only a raw FTS5 expression can be malformed
             raise PaperscopeError(f"invalid FTS5 query: {exc}") from None
 
+    def filtered_ids(self, filters: lexical.Filters) -> set[str]:
+        where, params = filters.sql()
+        return {r[0] for r in self.db.execute(f"SELECT p.id FROM papers AS p WHERE 1 {where}", params)}
+
+    def matching_ids(self, expression: str) -> set[str]:
+        """Ids of the papers an FTS5 expression matches (what `-word` excludes, in any mode)."""
+        return {r[0] for r in self.db.execute("SELECT paper_id FROM papers_fts WHERE papers_fts MATCH ?", (expression,))}
+
     # reading
+
+    def paper_by_external_id(self, external_id: str) -> Paper | None:
+        row = self.db.execute(
+            "SELECT p.data FROM sources AS s JOIN papers AS p ON p.id = s.paper_id WHERE s.external_id = ? LIMIT 1",
+            (external_id,),
+        ).fetchone()
+        return _unpack(row[0]) if row else None
 
     def count_papers(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM papers").fetchone()[0])

