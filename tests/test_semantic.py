@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from paperscope import embed
+from paperscope.errors import PaperscopeError
 from paperscope.index import semantic
 from paperscope.index.lexical import Filters
 from paperscope.library import Library
-from paperscope.errors import PaperscopeError
 
 from .conftest import CORPUS, SEEDS, run_cli
 

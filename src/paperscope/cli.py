@@ -25,7 +25,7 @@ from rich.table import Table
 
 from paperscope.errors import PaperscopeError
 from paperscope.export import FORMATS
-from paperscope.index.lexical import Filters, parse_years
+from paperscope.index.lexical import Filters
 from paperscope.library import Library
 from paperscope.model import Paper
 from paperscope.pipeline import IngestReport
@@ -247,10 +247,7 @@ def search(
 
     Example: paperscope search "speculative decoding" --has-code
     """
-    years = parse_years(year)
-    if year is not None and years is None:
-        raise PaperscopeError(f"--year takes a year or a range like 2024..2026, not {year!r}")
-    filters = Filters(venue=venue, years=years, contribution=contribution, has_code=has_code)
+    filters = Filters.parse(venue, year, contribution, has_code)
     with _library(ctx, db) as library:
         hits = library.search(query, limit, filters, syntax, mode)
     rows = [search_hit(h) for h in hits]
@@ -289,6 +286,29 @@ def export(
             library.export(fmt, handle, ids)
         partial.replace(output)  # never a half-written file under the name asked for
     err.print(f"wrote {output}")
+
+
+@app.command()
+def serve(
+    ctx: typer.Context,
+    db: DbOption = None,
+    host: Annotated[str, typer.Option(help="The address to listen on (loopback: only this machine).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="The port to listen on.")] = 8000,
+) -> None:
+    """Serve the web explorer at / and the JSON API under /api (OpenAPI at /docs).
+
+    Example: paperscope serve --port 8000
+    """
+    import uvicorn
+
+    from paperscope.api import create_app
+
+    path = db or ctx.find_root().obj or Path(DEFAULT_DB)
+    if not Path(path).exists():
+        raise PaperscopeError(f"{path}: no library there yet; run `paperscope ingest` first")
+    application = create_app(path)
+    err.print(f"paperscope: serving {path} at http://{host}:{port}/ (Ctrl+C stops)", highlight=False)
+    uvicorn.run(application, host=host, port=port, log_level="warning")
 
 
 def main() -> None:

@@ -36,6 +36,24 @@ class SearchHit:
     snippet: str  # the abstract around the matched words, marked with \x02 ... \x03 ("" when none matched)
 
 
+@dataclass
+class Related:
+    paper: Paper
+    similarity: float  # cosine of the two papers' sentence vectors
+    shared: list[str]  # the facts both papers have: "benchmark GSM8K", "model Llama 3"
+
+    @property
+    def reason(self) -> str:
+        return "; ".join([*(f"shares {fact}" for fact in self.shared), f"similar abstract {self.similarity:.2f}"])
+
+
+def _shared(paper: Paper, other: Paper) -> list[str]:
+    benchmarks = [f"benchmark {b}" for b in paper.benchmarks if b in other.benchmarks]
+    models = [f"model {m}" for m in paper.models if m in other.models]
+    topics = [f"topic {t}" for t in paper.topics if t in other.topics]
+    return [*benchmarks, *models, *topics]
+
+
 class Library:
     def __init__(self, db: str | Path) -> None:
         self.store: Store = open_store(db)
@@ -65,11 +83,30 @@ class Library:
         """Compute the vectors that are missing or stale; resumable. Returns how many were computed."""
         return embed_missing(self.store, progress)
 
-    def count(self) -> int:
-        return self.store.count_papers()
+    def count(self, filters: lexical.Filters | None = None) -> int:
+        return self.store.count_papers(filters)
 
-    def papers(self, order: str = "id", limit: int | None = None, offset: int = 0) -> Iterator[Paper]:
-        return self.store.iter_papers(order, limit, offset)
+    def papers(self, order: str = "id", limit: int | None = None, offset: int = 0,
+               filters: lexical.Filters | None = None) -> Iterator[Paper]:  # fmt: skip
+        return self.store.iter_papers(order, limit, offset, filters)
+
+    def facets(self, filters: lexical.Filters | None = None) -> dict[str, list[tuple[object, int]]]:
+        """How many papers per venue, year, contribution and has-code, among those passing `filters`."""
+        return self.store.facet_counts(filters)
+
+    def related(self, paper_id: str, limit: int = 10) -> list[Related]:
+        """The papers most like this one: similar abstracts first, with the facts they share."""
+        paper = self.paper(paper_id)
+        vectors = self.vectors()
+        if paper.id not in vectors.position:
+            return []
+        near = vectors.nearest(vectors.matrix[vectors.position[paper.id]], limit, exclude={paper.id})
+        found = []
+        for other_id, cosine in near:
+            other = self.store.get_paper(other_id)
+            if other:
+                found.append(Related(other, cosine, _shared(paper, other)))
+        return found
 
     def paper(self, paper_id: str) -> Paper:
         paper = self.store.get_paper(paper_id.strip().lower())
@@ -127,12 +164,17 @@ class Library:
     def _nearest(self, query: lexical.Query, k: int, filters: lexical.Filters | None,
                  within: set[str] | None = None) -> list[tuple[str, float]]:  # fmt: skip
         merged = query.filters(filters)
-        allowed = self.store.filtered_ids(merged) if merged.sql()[0] else None
+        allowed = self.store.filtered_ids(merged) if merged.active else None
         if within is not None:
             allowed = within if allowed is None else allowed & within
         excluded = self.store.matching_ids(" OR ".join(query.exclude)) if query.exclude else None
         vector = semantic.encoder().encode([query.text])[0]
         return self.vectors().nearest(vector, k, allowed, excluded)
+
+    def warm(self) -> None:
+        """Load the sentence encoder and the vectors ahead of the first semantic search."""
+        if len(self.vectors()):
+            semantic.encoder().encode(["warm up"])
 
     def vectors(self) -> semantic.Vectors:
         """Every up-to-date vector, loaded once, and again only after the library has changed."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from paperscope.model import Paper
 
 if TYPE_CHECKING:
-    from paperscope.library import SearchHit
+    from paperscope.library import Related, SearchHit
 
 
 def paper_summary(paper: Paper) -> dict[str, Any]:
@@ -41,6 +41,12 @@ def search_hit(hit: SearchHit) -> dict[str, Any]:
         "snippet": marked_text.replace("\x02", "").replace("\x03", ""),
         "snippet_html": html.escape(marked_text).replace("\x02", "<mark>").replace("\x03", "</mark>"),
     }
+
+
+def related_paper(related: Related) -> dict[str, Any]:
+    """One related paper: its row, the similarity and the reason in words."""
+    return {**paper_summary(related.paper), "similarity": round(related.similarity, 4), "shared": related.shared,
+            "reason": related.reason}  # fmt: skip
 
 
 def _head(abstract: str, chars: int = 240) -> str:

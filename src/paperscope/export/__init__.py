@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
+from paperscope.errors import PaperscopeError
 from paperscope.export import csv, jsonl, markdown
 from paperscope.model import Paper
 
@@ -21,4 +22,4 @@ def writer_for(name: str) -> Writer:
     try:
         return FORMATS[name]
     except KeyError:
-        raise ValueError(f"unknown export format {name!r}; one of {', '.join(FORMATS)}") from None
+        raise PaperscopeError(f"unknown export format {name!r}; one of {', '.join(FORMATS)}") from None

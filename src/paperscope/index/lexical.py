@@ -13,7 +13,8 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from paperscope.model import Paper
+from paperscope.errors import PaperscopeError
+from paperscope.model import CONTRIBUTIONS, Paper
 
 COLUMNS = ("name", "title", "display_title", "abstract", "models", "benchmarks", "authors")
 WEIGHTS = (6.0, 4.0, 3.0, 1.0, 2.0, 2.0, 1.0)  # bm25() weights, in COLUMNS order
@@ -160,6 +161,21 @@ class Filters:
     years: tuple[int, int] | None = None
     contribution: str | None = None
     has_code: bool | None = None
+
+    @classmethod
+    def parse(cls, venue: str | None = None, year: str | None = None, contribution: str | None = None,
+              has_code: bool | None = None) -> Filters:  # fmt: skip
+        """Filters from what a user typed; a year that is not a year or a range is a clear error."""
+        years = parse_years(year)
+        if year and years is None:
+            raise PaperscopeError(f"year takes a year or a range like 2024..2026, not {year!r}")
+        if contribution and contribution not in CONTRIBUTIONS:
+            raise PaperscopeError(f"unknown contribution {contribution!r}; one of {', '.join(CONTRIBUTIONS)}")
+        return cls(venue=venue or None, years=years, contribution=contribution or None, has_code=has_code)
+
+    @property
+    def active(self) -> bool:
+        return bool(self.sql()[0])
 
     def sql(self) -> tuple[str, tuple]:
         """An AND-clause over the papers table (alias p) and its parameters: constants and placeholders only."""

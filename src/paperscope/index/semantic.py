@@ -98,6 +98,9 @@ class Vectors:
             matrix[i] = np.frombuffer(blob, dtype=STORED_DTYPE)
         return cls([paper_id for paper_id, _ in rows], matrix)
 
+    def __post_init__(self) -> None:
+        self.position = {paper_id: i for i, paper_id in enumerate(self.ids)}
+
     def __len__(self) -> int:
         return len(self.ids)
 

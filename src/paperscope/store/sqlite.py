@@ -105,6 +105,7 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _ORDERS = {"id": "id", "venue": "venue, year, id", "year": "year, venue, id", "title": "display_title, id"}
+_FACETS = ("venue", "year", "contribution", "has_code")  # constants: the only columns grouped on
 _CHUNK = 500  # host parameters per IN (...) query
 
 
@@ -319,18 +320,31 @@ class SQLiteStore:
         ).fetchone()
         return _unpack(row[0]) if row else None
 
-    def count_papers(self) -> int:
-        return int(self.db.execute("SELECT count(*) FROM papers").fetchone()[0])
+    def count_papers(self, filters: lexical.Filters | None = None) -> int:
+        where, params = (filters or lexical.Filters()).sql()
+        return int(self.db.execute(f"SELECT count(*) FROM papers AS p WHERE 1 {where}", params).fetchone()[0])
+
+    def facet_counts(self, filters: lexical.Filters | None = None) -> dict[str, list[tuple[object, int]]]:
+        """Papers per venue, year, contribution and has-code among those passing `filters`, most first."""
+        where, params = (filters or lexical.Filters()).sql()
+        return {
+            column: [tuple(row) for row in self.db.execute(  # type: ignore[misc]
+                f"SELECT p.{column}, count(*) AS n FROM papers AS p WHERE 1 {where} AND p.{column} IS NOT NULL"
+                f" GROUP BY p.{column} ORDER BY n DESC, p.{column}", params)]
+            for column in _FACETS
+        }  # fmt: skip
 
     def get_paper(self, paper_id: str) -> Paper | None:
         row = self.db.execute("SELECT data FROM papers WHERE id = ?", (paper_id,)).fetchone()
         return _unpack(row[0]) if row else None
 
-    def iter_papers(self, order: str = "id", limit: int | None = None, offset: int = 0) -> Iterator[Paper]:
+    def iter_papers(self, order: str = "id", limit: int | None = None, offset: int = 0,
+                    filters: lexical.Filters | None = None) -> Iterator[Paper]:  # fmt: skip
         if order not in _ORDERS:
-            raise ValueError(f"unknown order {order!r}; one of {', '.join(_ORDERS)}")
-        sql = f"SELECT data FROM papers ORDER BY {_ORDERS[order]} LIMIT ? OFFSET ?"
-        for (data,) in self.db.execute(sql, (-1 if limit is None else limit, offset)):
+            raise PaperscopeError(f"unknown order {order!r}; one of {', '.join(_ORDERS)}")
+        where, params = (filters or lexical.Filters()).sql()
+        sql = f"SELECT data FROM papers AS p WHERE 1 {where} ORDER BY {_ORDERS[order]} LIMIT ? OFFSET ?"
+        for (data,) in self.db.execute(sql, (*params, -1 if limit is None else limit, offset)):
             yield _unpack(data)
 
 

@@ -1,0 +1,85 @@
+"""The ASGI app: one Library behind a lock, the JSON routes, the web pages, security headers."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from paperscope.errors import PaperscopeError
+from paperscope.library import Library, NotFound
+
+# Scripts only from this server (no inline script, no eval); styles likewise; MathML needs nothing more.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+)
+
+
+class Shared:
+    """The one Library a server process uses. SQLite connections are not for concurrent use from
+    several threads, and the sentence vectors (200 MB at 100k papers) are loaded once, so requests
+    take turns; a search takes milliseconds."""
+
+    def __init__(self, db: str | Path) -> None:
+        self.library = Library(db)
+        self._lock = threading.Lock()
+        self.library.warm()  # the model and the vectors load now, not in the first user's search
+
+    @contextmanager
+    def use(self) -> Iterator[Library]:
+        with self._lock:
+            yield self.library
+
+
+def create_app(db: str | Path) -> FastAPI:
+    from paperscope.api import routes
+    from paperscope.web import pages
+
+    app = FastAPI(title="paperscope", summary="Explore a conference's paper list.", version="0.1.0")
+    app.state.shared = Shared(db)
+    app.include_router(routes.router)
+    app.include_router(pages.router)
+    pages.mount_static(app)
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
+        response = await call_next(request)
+        if request.url.path not in ("/docs", "/redoc"):  # FastAPI's own docs pages load their own scripts
+            response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    @app.exception_handler(NotFound)
+    async def not_found(request: Request, exc: NotFound) -> JSONResponse:
+        return await _error(request, exc, 404)
+
+    @app.exception_handler(PaperscopeError)
+    async def bad_request(request: Request, exc: PaperscopeError) -> JSONResponse:
+        return await _error(request, exc, 400)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(f"{'.'.join(str(x) for x in e['loc'][1:])}: {e['msg']}" for e in exc.errors())
+        return await _error(request, PaperscopeError(problems), 422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        return await _error(request, PaperscopeError(str(exc.detail)), exc.status_code)
+
+    return app
+
+
+async def _error(request: Request, exc: Exception, status: int):  # type: ignore[no-untyped-def]
+    if not request.url.path.startswith("/api"):
+        from paperscope.web import pages
+
+        return pages.error_page(request, str(exc), status)
+    return JSONResponse({"error": str(exc), "status": status}, status_code=status)

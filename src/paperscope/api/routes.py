@@ -1,0 +1,100 @@
+"""The JSON API: the same Library calls and result shapes as the command line (paperscope.results)."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import StreamingResponse
+
+from paperscope.export import FORMATS
+from paperscope.index.lexical import MAX_QUERY_CHARS, Filters
+from paperscope.library import MAX_RESULTS, MODES
+from paperscope.results import paper_summary, related_paper, search_hit
+
+router = APIRouter(prefix="/api")
+MAX_PAGE = 500
+ORDERS = ("id", "venue", "year", "title")
+MEDIA_TYPES = {"jsonl": "application/x-ndjson", "json": "application/json", "csv": "text/csv",
+               "markdown": "text/markdown"}  # fmt: skip
+
+
+def filters(
+    venue: Annotated[str | None, Query(max_length=200, description="Only this venue.")] = None,
+    year: Annotated[str | None, Query(max_length=20, description="A year or a range, 2024..2026.")] = None,
+    contribution: Annotated[str | None, Query(max_length=20, description="method, benchmark, …")] = None,
+    has_code: Annotated[bool | None, Query(description="Only papers with (true) or without (false) code.")] = None,
+) -> Filters:
+    return Filters.parse(venue, year, contribution, has_code)
+
+
+FiltersParam = Annotated[Filters, Depends(filters)]
+
+
+@router.get("/papers", summary="All papers, paged and sorted, with the search filters")
+def list_papers(
+    request: Request,
+    chosen: FiltersParam,
+    order: Annotated[str, Query(pattern="^(id|venue|year|title)$")] = "id",
+    offset: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
+) -> dict[str, Any]:
+    with request.app.state.shared.use() as library:
+        total = library.count(chosen)
+        rows = [paper_summary(p) for p in library.papers(order, limit, offset, chosen)]
+    return {"total": total, "offset": offset, "limit": limit, "papers": rows}
+
+
+@router.get("/papers/{paper_id}", summary="One paper, in the data contract")
+def get_paper(request: Request, paper_id: str) -> dict[str, Any]:
+    with request.app.state.shared.use() as library:
+        return library.paper(paper_id).to_dict()
+
+
+@router.get("/papers/{paper_id}/related", summary="The papers most like this one, with the reason")
+def related(request: Request, paper_id: str, limit: Annotated[int, Query(ge=1, le=50)] = 10) -> dict[str, Any]:
+    with request.app.state.shared.use() as library:
+        return {"id": paper_id, "related": [related_paper(r) for r in library.related(paper_id, limit)]}
+
+
+@router.get("/search", summary="Search by words and meaning (hybrid), or one of them")
+def search(
+    request: Request,
+    chosen: FiltersParam,
+    q: Annotated[str, Query(max_length=MAX_QUERY_CHARS, description="Any text; see docs/cli.md#search.")],
+    mode: Annotated[str, Query(pattern=f"^({'|'.join(MODES)})$")] = "hybrid",
+    limit: Annotated[int, Query(ge=1, le=MAX_RESULTS)] = 10,
+) -> dict[str, Any]:
+    with request.app.state.shared.use() as library:
+        hits = library.search(q, limit, chosen, mode=mode)
+        return {"query": q, "mode": mode, "results": [search_hit(h) for h in hits]}
+
+
+@router.get("/stats", summary="Counts: papers, per venue, year, contribution, with code")
+def stats(request: Request) -> dict[str, Any]:
+    with request.app.state.shared.use() as library:
+        return {"papers": library.count(), **{k: [list(r) for r in v] for k, v in library.facets().items()}}
+
+
+@router.get("/export", summary="Export papers (all, or the ids given) in one of the export formats")
+def export(
+    request: Request,
+    format: Annotated[str, Query(pattern=f"^({'|'.join(FORMATS)})$")] = "jsonl",
+    ids: Annotated[list[str] | None, Query(max_length=MAX_PAGE)] = None,
+) -> StreamingResponse:
+    # Written first to a spooled file (memory up to 8 MB, then disk), then streamed: the response
+    # never holds a large library in memory, and an unknown id is a 404 before anything is sent.
+    spool = tempfile.SpooledTemporaryFile(max_size=8 * 2**20, mode="w+", encoding="utf-8", newline="")  # noqa: SIM115 (closed by chunks())
+    with request.app.state.shared.use() as library:
+        library.export(format, spool, ids or None)
+    spool.seek(0)
+
+    def chunks() -> Iterator[str]:
+        with spool:
+            yield from iter(lambda: spool.read(2**16), "")
+
+    name = f"papers.{'md' if format == 'markdown' else format}"
+    return StreamingResponse(chunks(), media_type=MEDIA_TYPES[format],
+                             headers={"Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip

@@ -1,0 +1,48 @@
+"""The interface's words in English and Chinese; a page takes its language from ?lang=, then a cookie."""
+
+from __future__ import annotations
+
+from fastapi import Request
+
+LANGUAGES = {"en": "English", "zh": "中文"}
+COOKIE = "paperscope_lang"
+
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "search": "Search", "browse": "Browse", "query_label": "Search papers",
+        "placeholder": "Words, a question, a pasted abstract, or Chinese…", "mode": "Mode",
+        "hybrid": "Hybrid", "lexical": "Words", "semantic": "Meaning", "go": "Search",
+        "venue": "Venue", "year": "Year", "contribution": "Contribution", "has_code": "Code",
+        "with_code": "with code", "without_code": "without code", "filters": "Filters", "clear": "clear",
+        "results": "results", "no_results": "No papers match.", "papers": "papers", "score": "score",
+        "name": "Name", "abstract": "Abstract", "code": "Code", "links": "Links", "models": "Models",
+        "benchmarks": "Benchmarks", "claims": "Claims", "claim": "Claim", "metric": "Metric",
+        "baseline": "Baseline", "sources": "Sources", "related": "Related papers", "export": "Export",
+        "authors": "Authors", "order": "Sort by", "page": "Page", "previous": "Previous", "next": "Next",
+        "language": "Language", "shortcuts": "/ focuses the search box, ↑ ↓ move through results, Enter opens.",
+        "main_nav": "Main", "not_found": "Not found", "error": "Error", "title": "Title",
+        "id": "id", "pdf": "PDF", "site": "Site",
+    },
+    "zh": {
+        "search": "搜索", "browse": "浏览", "query_label": "搜索论文",
+        "placeholder": "关键词、问题、整段摘要或中文…", "mode": "方式",
+        "hybrid": "混合", "lexical": "关键词", "semantic": "语义", "go": "搜索",
+        "venue": "会议", "year": "年份", "contribution": "贡献类型", "has_code": "代码",
+        "with_code": "有代码", "without_code": "无代码", "filters": "筛选", "clear": "清除",
+        "results": "条结果", "no_results": "没有匹配的论文。", "papers": "篇论文", "score": "得分",
+        "name": "名称", "abstract": "摘要", "code": "代码", "links": "链接", "models": "模型",
+        "benchmarks": "基准", "claims": "结论", "claim": "结论", "metric": "指标",
+        "baseline": "基线", "sources": "来源", "related": "相关论文", "export": "导出",
+        "authors": "作者", "order": "排序", "page": "页", "previous": "上一页", "next": "下一页",
+        "language": "语言", "shortcuts": "按 / 聚焦搜索框，↑ ↓ 在结果间移动，回车打开。",
+        "main_nav": "主导航", "not_found": "未找到", "error": "错误", "title": "标题",
+        "id": "编号", "pdf": "PDF", "site": "网页",
+    },
+}  # fmt: skip
+
+
+def language(request: Request) -> str:
+    chosen = request.query_params.get("lang") or request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return "zh" if request.headers.get("accept-language", "").lower().startswith("zh") else "en"

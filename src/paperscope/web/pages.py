@@ -1,0 +1,118 @@
+"""The web pages: search (the home page), a paper, browse. Each renders what the Library returns."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from paperscope.api.routes import FiltersParam
+from paperscope.index.lexical import MAX_QUERY_CHARS
+from paperscope.library import MODES
+from paperscope.results import related_paper, search_hit
+from paperscope.web.i18n import COOKIE, LANGUAGES, WORDS, language
+
+HERE = Path(__file__).resolve().parent
+templates = Jinja2Templates(directory=HERE / "templates")
+router = APIRouter(include_in_schema=False)
+PAGE = 20
+FACET_DEPTH = 200  # how many results a search's facet counts are taken over
+FILTER_KEYS = ("venue", "year", "contribution", "has_code")
+EXPORTS = ("jsonl", "json", "csv", "markdown")
+
+
+def mount_static(app: FastAPI) -> None:
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+
+def _render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    lang = language(request)
+    params = {k: v for k, v in request.query_params.items() if k not in ("lang", "fragment")}
+    response = templates.TemplateResponse(
+        request, template,
+        {"t": WORDS[lang], "lang": lang, "languages": LANGUAGES, "params": params, "with_params": _with_params,
+         **context},
+        status_code=status,
+    )  # fmt: skip
+    if request.query_params.get("lang") in LANGUAGES:
+        response.set_cookie(COOKIE, lang, max_age=365 * 86400, samesite="lax")
+    return response
+
+
+def _with_params(params: dict[str, str], **changes: Any) -> str:
+    """The query string of `params` with `changes` (None removes a key); the page number resets."""
+    merged = {k: v for k, v in params.items() if k != "page"}
+    for key, value in changes.items():
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = str(value)
+    return "?" + urlencode(merged) if merged else "?"
+
+
+def _facets_of(hits: list[Any]) -> dict[str, list[tuple[object, int]]]:
+    counts: dict[str, Counter] = {key: Counter() for key in FILTER_KEYS}
+    for hit in hits:
+        paper = hit.paper
+        for key, value in (("venue", paper.venue), ("year", paper.year), ("contribution", paper.contribution),
+                           ("has_code", int(bool(paper.urls.code)))):  # fmt: skip
+            if value is not None:
+                counts[key][value] += 1
+    return {key: counter.most_common() for key, counter in counts.items()}
+
+
+@router.get("/", response_class=HTMLResponse)
+def search_page(
+    request: Request,
+    chosen: FiltersParam,
+    q: Annotated[str, Query(max_length=MAX_QUERY_CHARS)] = "",
+    mode: Annotated[str, Query(pattern=f"^({'|'.join(MODES)})$")] = "hybrid",
+    fragment: bool = False,
+) -> HTMLResponse:
+    with request.app.state.shared.use() as library:
+        if q.strip():
+            hits = library.search(q, FACET_DEPTH if not chosen.active else PAGE, chosen, mode=mode)
+            facets = _facets_of(library.search(q, FACET_DEPTH, mode=mode) if chosen.active else hits)
+            results = [search_hit(h) for h in hits[:PAGE]]
+            total = None
+        else:
+            results, facets, total = [], library.facets(chosen), library.count(chosen)
+    context = {"q": q, "mode": mode, "modes": MODES, "results": results, "facets": facets, "total": total,
+               "chosen": chosen}  # fmt: skip
+    return _render(request, "results.html" if fragment else "search.html", **context)
+
+
+@router.get("/browse", response_class=HTMLResponse)
+def browse_page(
+    request: Request,
+    chosen: FiltersParam,
+    order: Annotated[str, Query(pattern="^(id|venue|year|title)$")] = "venue",
+    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+) -> HTMLResponse:
+    with request.app.state.shared.use() as library:
+        total = library.count(chosen)
+        papers = list(library.papers(order, PAGE, (page - 1) * PAGE, chosen))
+        facets = library.facets(chosen)
+    pages = max(1, -(-total // PAGE))
+    return _render(request, "browse.html", papers=papers, total=total, page=page, pages=pages, order=order,
+                   facets=facets, chosen=chosen)  # fmt: skip
+
+
+@router.get("/papers/{paper_id}", response_class=HTMLResponse)
+def paper_page(request: Request, paper_id: str) -> HTMLResponse:
+    with request.app.state.shared.use() as library:
+        paper = library.paper(paper_id)
+        related = [related_paper(r) for r in library.related(paper.id, 8)]
+    return _render(request, "paper.html", paper=paper, related=related, exports=EXPORTS)
+
+
+def error_page(request: Request, message: str, status: int) -> HTMLResponse:
+    return _render(request, "error.html", status=status, message=message, status_code=status)
+
+
