@@ -31,7 +31,7 @@ class NotFound(PaperscopeError):
 class SearchHit:
     rank: int
     paper: Paper
-    score: float  # the mode's own score: BM25, cosine, or the fused reciprocal ranks
+    score: float  # the mode's own score: BM25, cosine, or the fused score (0–1)
     scores: dict[str, float]  # its parts: lexical (BM25), semantic (cosine), and the rank in each list
     snippet: str  # the abstract around the matched words, marked with \x02 ... \x03 ("" when none matched)
 
@@ -118,9 +118,9 @@ class Library:
                syntax: str = "words", mode: str = "hybrid") -> list[SearchHit]:  # fmt: skip
         """Papers for a query, best first.
 
-        `mode`: lexical (BM25), semantic (sentence vectors) or hybrid (both, fused by reciprocal
-        rank). `syntax="fts"` passes the text to FTS5 as it is, and is lexical only. A paper's id,
-        or a source's own id (an OpenReview id), as the query finds that paper first.
+        `mode`: lexical (BM25), semantic (sentence vectors) or hybrid (both, fused by their
+        normalised scores). `syntax="fts"` passes the text to FTS5 as it is, and is lexical only.
+        A paper's id, or a source's own id (an OpenReview id), as the query finds that paper first.
         """
         if syntax not in ("words", "fts"):
             raise PaperscopeError(f"unknown query syntax {syntax!r}; words or fts")
