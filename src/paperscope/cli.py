@@ -26,7 +26,7 @@ from rich.table import Table
 from paperscope.errors import PaperscopeError
 from paperscope.export import FORMATS
 from paperscope.index.lexical import Filters
-from paperscope.library import Library
+from paperscope.library import MAX_RESULTS, Library
 from paperscope.model import Paper
 from paperscope.pipeline import IngestReport
 from paperscope.results import paper_summary, search_hit
@@ -48,6 +48,13 @@ DbOption = Annotated[
                  show_default=False),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+VenueOption = Annotated[str | None, typer.Option(help="Only this venue.")]
+YearOption = Annotated[str | None, typer.Option(help="A year or a range, 2024..2026.")]
+ContributionOption = Annotated[str | None, typer.Option(help="method, benchmark, dataset, theory, analysis, system "
+                                                             "or position.")]  # fmt: skip
+HasCodeOption = Annotated[bool | None, typer.Option("--has-code/--no-code", help="Only papers with (without) code.")]
+ModeOption = Annotated[str, typer.Option(help="hybrid (both, fused), lexical (BM25 on the words) or semantic "
+                                              "(meaning, any language).")]  # fmt: skip
 
 
 @app.callback()
@@ -233,13 +240,11 @@ def search(
                                               "venue:ICML, year:2024..2026.", show_default=False)],
     db: DbOption = None,
     limit: Annotated[int, typer.Option(min=1, max=1000, help="How many results.")] = 10,
-    venue: Annotated[str | None, typer.Option(help="Only this venue.")] = None,
-    year: Annotated[str | None, typer.Option(help="A year or a range, 2024..2026.")] = None,
-    contribution: Annotated[str | None, typer.Option(help="method, benchmark, dataset, theory, analysis, system "
-                                                          "or position.")] = None,
-    has_code: Annotated[bool | None, typer.Option("--has-code/--no-code", help="Only papers with (without) code.")] = None,
-    mode: Annotated[str, typer.Option(help="hybrid (both, fused), lexical (BM25 on the words) or semantic "
-                                           "(meaning, any language).")] = "hybrid",
+    venue: VenueOption = None,
+    year: YearOption = None,
+    contribution: ContributionOption = None,
+    has_code: HasCodeOption = None,
+    mode: ModeOption = "hybrid",
     syntax: Annotated[str, typer.Option(help="words (any text is safe) or fts (raw FTS5 syntax, lexical).")] = "words",
     as_json: JsonOption = False,
 ) -> None:
@@ -270,20 +275,30 @@ def export(
     fmt: Annotated[str, typer.Option("--format", "-f", help=f"One of: {', '.join(FORMATS)}.")] = "jsonl",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
     ids: Annotated[list[str] | None, typer.Option("--id", help="Only these papers (repeatable).")] = None,
+    query: Annotated[str | None, typer.Option("--query", "-q", help="Only the results of this search.")] = None,
+    limit: Annotated[int, typer.Option(min=1, max=MAX_RESULTS, help="How many results of --query.")] = 100,
+    venue: VenueOption = None,
+    year: YearOption = None,
+    contribution: ContributionOption = None,
+    has_code: HasCodeOption = None,
+    mode: ModeOption = "hybrid",
+    bom: Annotated[bool, typer.Option("--bom", help="Start with a UTF-8 byte order mark (for spreadsheets).")] = False,
 ) -> None:
-    """Export papers in the data contract (jsonl, json) or as csv or markdown.
+    """Export papers: the data contract (jsonl, json), bibtex, ris, csl-json, csv or markdown.
 
-    Example: paperscope export --format jsonl -o papers.jsonl
+    Example: paperscope export --format bibtex --query "speculative decoding" -o decoding.bib
     """
     if fmt not in FORMATS:
         raise PaperscopeError(f"unknown export format {fmt!r}; one of {', '.join(FORMATS)}")
+    filters = Filters.parse(venue, year, contribution, has_code)
     with _library(ctx, db) as library:
+        chosen = ids if ids or not query else [h.paper.id for h in library.search(query, limit, filters, mode=mode)]
         if output is None:
-            library.export(fmt, sys.stdout, ids)
+            library.export(fmt, sys.stdout, chosen, filters, bom=bom)
             return
         partial = output.with_name(output.name + ".partial")
         with partial.open("w", encoding="utf-8", newline="") as handle:
-            library.export(fmt, handle, ids)
+            library.export(fmt, handle, chosen, filters, bom=bom)
         partial.replace(output)  # never a half-written file under the name asked for
     err.print(f"wrote {output}")
 

@@ -183,7 +183,11 @@ class Library:
             self._vectors = (version, semantic.Vectors.from_blobs(self.store.vector_rows()))
         return self._vectors[1]
 
-    def export(self, fmt: str, out: TextIO, ids: Iterable[str] | None = None) -> None:
+    def export(self, fmt: str, out: TextIO, ids: Iterable[str] | None = None,
+               filters: lexical.Filters | None = None, bom: bool = False) -> None:  # fmt: skip
+        """Stream papers to `out` in a format: the ids given, or every paper passing `filters`."""
         writer = writer_for(fmt)
-        writer((self.paper(i) for i in ids) if ids is not None else self.papers(), out)
+        if bom:
+            out.write("\ufeff")
+        writer((self.paper(i) for i in ids) if ids is not None else self.papers(filters=filters), out)
 

@@ -18,7 +18,9 @@ router = APIRouter(prefix="/api")
 MAX_PAGE = 500
 ORDERS = ("id", "venue", "year", "title")
 MEDIA_TYPES = {"jsonl": "application/x-ndjson", "json": "application/json", "csv": "text/csv",
-               "markdown": "text/markdown"}  # fmt: skip
+               "markdown": "text/markdown", "bibtex": "application/x-bibtex", "ris": "application/x-research-info-systems",
+               "csl-json": "application/vnd.citationstyles.csl+json"}  # fmt: skip
+EXTENSIONS = {"markdown": "md", "bibtex": "bib", "csl-json": "csl.json"}
 
 
 def filters(
@@ -95,6 +97,6 @@ def export(
         with spool:
             yield from iter(lambda: spool.read(2**16), "")
 
-    name = f"papers.{'md' if format == 'markdown' else format}"
+    name = f"papers.{EXTENSIONS.get(format, format)}"
     return StreamingResponse(chunks(), media_type=MEDIA_TYPES[format],
                              headers={"Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from paperscope.errors import PaperscopeError
-from paperscope.export import csv, jsonl, markdown
+from paperscope.export import bibtex, csl, csv, jsonl, markdown, ris
 from paperscope.model import Paper
 
 Writer = Callable[[Iterable[Paper], TextIO], None]
@@ -15,6 +15,9 @@ FORMATS: dict[str, Writer] = {
     "json": jsonl.write_json,
     "csv": csv.write,
     "markdown": markdown.write,
+    "bibtex": bibtex.write,
+    "ris": ris.write,
+    "csl-json": csl.write,
 }
 
 

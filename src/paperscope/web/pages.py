@@ -24,7 +24,7 @@ router = APIRouter(include_in_schema=False)
 PAGE = 20
 FACET_DEPTH = 200  # how many results a search's facet counts are taken over
 FILTER_KEYS = ("venue", "year", "contribution", "has_code")
-EXPORTS = ("jsonl", "json", "csv", "markdown")
+EXPORTS = ("bibtex", "ris", "csl-json", "csv", "markdown", "json")
 
 
 def mount_static(app: FastAPI) -> None:
