@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import asdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,7 +30,8 @@ from paperscope.index.lexical import Filters
 from paperscope.library import MAX_RESULTS, Library
 from paperscope.model import Paper
 from paperscope.pipeline import IngestReport
-from paperscope.results import paper_summary, search_hit
+from paperscope.results import paper_summary, related_paper, search_hit, stats_dict
+from paperscope.analyze.plot import draw_topic_map
 
 app = typer.Typer(
     help="Explore a conference's paper list: ingest it, then list, show, search and export its papers.",
@@ -301,6 +303,137 @@ def export(
             library.export(fmt, handle, chosen, filters, bom=bom)
         partial.replace(output)  # never a half-written file under the name asked for
     err.print(f"wrote {output}")
+
+
+@app.command()
+def related(
+    ctx: typer.Context,
+    paper_id: Annotated[str, typer.Argument(metavar="ID", help="The paper's id.", show_default=False)],
+    db: DbOption = None,
+    limit: Annotated[int, typer.Option(min=1, max=50, help="How many related papers.")] = 10,
+    as_json: JsonOption = False,
+) -> None:
+    """The papers most like this one, each with the reason (similar abstract, shared benchmarks, models).
+
+    Example: paperscope related drqlcr3nir3z
+    """
+    with _library(ctx, db) as library:
+        found = [related_paper(r) for r in library.related(paper_id, limit)]
+    if as_json:
+        _print_json({"id": paper_id, "related": found})
+        return
+    if not found:
+        out.print("no related papers yet (the library has no vectors: run paperscope embed)")
+    for rank, row in enumerate(found, start=1):
+        out.print(f"[bold]{rank}. {escape(row['display_title'])}[/bold]  [dim]{row['id']}[/dim]")
+        out.print(f"   {escape(row['reason'])}", highlight=False)
+
+
+@app.command()
+def topics(
+    ctx: typer.Context,
+    db: DbOption = None,
+    count: Annotated[int | None, typer.Option("--topics", min=2, max=200, help="How many topics (default: "
+                                              "sqrt(papers / 2), 2–60); recomputes them.")] = None,  # fmt: skip
+    as_json: JsonOption = False,
+) -> None:
+    """The topics of the library: label, size and the papers nearest each topic's centre.
+
+    Example: paperscope topics --topics 12
+    """
+    with _library(ctx, db) as library, _progress() as report:
+        found = library.analyze(count, report) if count or not library.topics() else library.topics()
+        rows = [{"id": t.id, "label": t.label, "keywords": t.keywords, "size": t.size,
+                 "papers": [paper_summary(p) for p in library.topic_papers(t.id)]} for t in found]  # fmt: skip
+    if as_json:
+        _print_json({"topics": rows})
+        return
+    table = Table("topic", "papers", "about", title=f"{len(rows)} topics", title_justify="left")
+    for row in sorted(rows, key=lambda r: -r["size"]):
+        table.add_row(escape(row["label"]), str(row["size"]),
+                      "\n".join(escape(p["display_title"]) for p in row["papers"]))  # fmt: skip
+    out.print(table)
+
+
+@app.command("map")
+def draw_map(
+    ctx: typer.Context,
+    output: Annotated[Path, typer.Option("--output", "-o", help="An .svg or .png file.", show_default=False)],
+    db: DbOption = None,
+) -> None:
+    """Draw the map of all papers, coloured by topic, to an SVG or PNG file.
+
+    Example: paperscope map -o map.svg
+    """
+    if output.suffix.lower() not in (".svg", ".png"):
+        raise PaperscopeError(f"{output}: the map is drawn as .svg or .png")
+    with _library(ctx, db) as library:
+        points = library.map_points()
+        labels = {t.id: t.label for t in library.topics()}
+    if not points:
+        raise PaperscopeError("no map yet: the papers need vectors first (paperscope embed)")
+    draw_topic_map(points, labels, output)
+    err.print(f"wrote {output} ({len(points)} papers, {len(labels)} topics)")
+
+
+@app.command()
+def stats(ctx: typer.Context, db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Papers per venue and year, contribution and topic; top benchmarks and models; share with code.
+
+    Example: paperscope stats
+    """
+    with _library(ctx, db) as library:
+        found = library.stats()
+    if as_json:
+        _print_json(stats_dict(found))
+        return
+    out.print(f"[bold]{found.papers}[/bold] papers, {found.with_code} with code ({found.code_share:.0%})")
+    for title, rows in (("venue and year", found.venues), ("contribution", found.contributions),
+                        ("topic", found.topics), ("benchmark", found.benchmarks[:15]), ("model", found.models)):  # fmt: skip
+        if rows:
+            out.print(_bar_table(title, rows))
+
+
+def _bar_table(title: str, rows: list[tuple[str, int]]) -> Table:
+    most = max(count for _, count in rows) or 1
+    table = Table(title, "papers", "", title_justify="left", box=None)
+    for label, count in rows:
+        table.add_row(escape(str(label)), str(count), "[blue]" + "█" * max(1, round(30 * count / most)) + "[/blue]")
+    return table
+
+
+@app.command()
+def benchmarks(
+    ctx: typer.Context,
+    name: Annotated[str | None, typer.Argument(help="One benchmark (else: every benchmark and its count).")] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Benchmarks named in the list and the results papers claim on them (as extracted, not verified).
+
+    Example: paperscope benchmarks GSM8K
+    """
+    with _library(ctx, db) as library:
+        found = library.stats()
+    if name is None:
+        if as_json:
+            _print_json({"benchmarks": [{"name": b, "papers": n} for b, n in found.benchmarks]})
+        else:
+            out.print(_bar_table("benchmark", found.benchmarks))
+        return
+    match = next((b for b, _ in found.benchmarks if b.lower() == name.lower()), None)
+    if match is None:
+        raise PaperscopeError(f"no paper names the benchmark {name!r}")
+    claims = found.claims.get(match, [])
+    if as_json:
+        _print_json({"benchmark": match, "claims": [asdict(c) for c in claims]})
+        return
+    table = Table("paper", "claim", "metric", "baseline", "sentence", title=f"{match}: claims as extracted, not verified",
+                  title_justify="left")  # fmt: skip
+    for claim in claims:
+        table.add_row(escape(claim.display_title), escape(claim.value), escape(claim.metric or ""),
+                      escape(claim.baseline or ""), escape(claim.text))  # fmt: skip
+    out.print(table if claims else f"papers name {match}, but no claim on it was extracted")
 
 
 @app.command()

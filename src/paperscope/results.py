@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import html
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from paperscope.model import Paper
 
 if TYPE_CHECKING:
+    from paperscope.analyze.stats import Stats
     from paperscope.library import Related, SearchHit
 
 
@@ -47,6 +49,15 @@ def related_paper(related: Related) -> dict[str, Any]:
     """One related paper: its row, the similarity and the reason in words."""
     return {**paper_summary(related.paper), "similarity": round(related.similarity, 4), "shared": related.shared,
             "reason": related.reason}  # fmt: skip
+
+
+def stats_dict(stats: Stats) -> dict[str, Any]:
+    return {
+        "papers": stats.papers, "with_code": stats.with_code, "code_share": round(stats.code_share, 4),
+        **{key: [{"name": k, "papers": n} for k, n in getattr(stats, key)]
+           for key in ("venues", "contributions", "topics", "benchmarks", "models")},
+        "claims": {b: [asdict(c) for c in rows] for b, rows in stats.claims.items()},
+    }  # fmt: skip
 
 
 def _head(abstract: str, chars: int = 240) -> str:

@@ -71,7 +71,7 @@ class Query:
         """The filters given, completed by the venue: and year: of the query."""
         given = given or Filters()
         return Filters(venue=given.venue or self.venue, years=given.years or self.years,
-                       contribution=given.contribution, has_code=given.has_code)  # fmt: skip
+                       contribution=given.contribution, has_code=given.has_code, topic=given.topic)  # fmt: skip
 
     def all_terms(self) -> str | None:
         """Every term (AND): precise, and fast even on a large library."""
@@ -161,17 +161,19 @@ class Filters:
     years: tuple[int, int] | None = None
     contribution: str | None = None
     has_code: bool | None = None
+    topic: int | None = None
 
     @classmethod
     def parse(cls, venue: str | None = None, year: str | None = None, contribution: str | None = None,
-              has_code: bool | None = None) -> Filters:  # fmt: skip
+              has_code: bool | None = None, topic: int | None = None) -> Filters:  # fmt: skip
         """Filters from what a user typed; a year that is not a year or a range is a clear error."""
         years = parse_years(year)
         if year and years is None:
             raise PaperscopeError(f"year takes a year or a range like 2024..2026, not {year!r}")
         if contribution and contribution not in CONTRIBUTIONS:
             raise PaperscopeError(f"unknown contribution {contribution!r}; one of {', '.join(CONTRIBUTIONS)}")
-        return cls(venue=venue or None, years=years, contribution=contribution or None, has_code=has_code)
+        return cls(venue=venue or None, years=years, contribution=contribution or None, has_code=has_code,
+                   topic=topic)  # fmt: skip
 
     @property
     def active(self) -> bool:
@@ -192,6 +194,9 @@ class Filters:
         if self.has_code is not None:
             clauses.append("p.has_code = ?")
             params.append(int(self.has_code))
+        if self.topic is not None:
+            clauses.append("p.id IN (SELECT paper_id FROM paper_topics WHERE topic = ?)")
+            params.append(self.topic)
         return "".join(f" AND {c}" for c in clauses), tuple(params)
 
 
@@ -199,7 +204,6 @@ class Filters:
 class LexicalHit:
     paper_id: str
     score: float  # BM25 with field weights; higher is better
-    snippet: str  # the abstract around the matches, matched words between \x02 and \x03
 
 
 def search(db: sqlite3.Connection, query: Query, limit: int, filters: Filters | None = None,
@@ -215,7 +219,7 @@ def search(db: sqlite3.Connection, query: Query, limit: int, filters: Filters | 
     if raw is not None:
         expressions = [raw]
     elif not query.must:  # only filters: every paper that passes them
-        return [LexicalHit(pid, 0.0, "") for (pid,) in db.execute(
+        return [LexicalHit(pid, 0.0) for (pid,) in db.execute(
             f"SELECT p.id FROM papers AS p WHERE 1 {where} ORDER BY p.year DESC, p.id LIMIT ?", (*params, limit))]
     else:
         frequency = _frequencies(db, {} if known is None else known)
@@ -263,10 +267,35 @@ def _run(db: sqlite3.Connection, expression: str, limit: int, where: str, params
     # the paper id it ran for every match before the sort, and tripled the time of a search.
     join = " JOIN papers AS p ON p.rowid = f.rowid" if where else ""
     sql = (
-        f"SELECT f.paper_id, -bm25(papers_fts, {weights}) AS score,"
-        " snippet(papers_fts, 4, char(2), char(3), '…', 32)"
+        f"SELECT f.paper_id, -bm25(papers_fts, {weights}) AS score"
         f" FROM papers_fts AS f{join}"
         f" WHERE papers_fts MATCH ? {where} ORDER BY bm25(papers_fts, {weights}) LIMIT ?"
     )
     rows = db.execute(sql, (expression, *params, limit)).fetchall()
-    return [LexicalHit(paper_id, score, snippet) for paper_id, score, snippet in rows]
+    return [LexicalHit(paper_id, score) for paper_id, score in rows]
+
+
+def snippet(text: str, query: Query, words: int = 32) -> str:
+    """The stretch of `text` with the most query words, those words between \x02 and \x03; "" if none.
+
+    Made here rather than by FTS5's snippet(), which re-reads every matching row's text: for the
+    100 rows a hybrid search takes from each list, that was most of its time.
+    """
+    wanted = {w for term in query.must for w in _WORD.findall(term.split(":")[-1].lower())} - _STOPWORDS
+    if not wanted or not text:
+        return ""
+    tokens = re.split(r"(\s+)", text)  # words and the spaces between them, kept
+    hits = [i for i, token in enumerate(tokens) if _matches(token, wanted)]
+    if not hits:
+        return ""
+    span = 2 * words  # tokens include the spaces
+    start = max((max(0, h - span // 4) for h in hits), key=lambda s: sum(s <= h < s + span for h in hits))
+    start = min(start, hits[0]) if hits[0] - start > span else start
+    window = tokens[start : start + span]
+    marked = "".join(_WORD.sub(lambda m: f"\x02{m.group()}\x03" if _matches(m.group(), wanted) else m.group(), t)
+                     for t in window).strip()  # fmt: skip
+    return ("…" if start else "") + marked + ("…" if start + span < len(tokens) else "")
+
+
+def _matches(token: str, wanted: set[str]) -> bool:
+    return any(word in wanted or word.rstrip("s") in wanted for word in _WORD.findall(token.lower()))

@@ -102,10 +102,19 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     """,
     _add_search,
     _add_vectors,
+    # 4: topics and the map, recomputed whole by `analyze` (Library.analyze)
+    """
+    CREATE TABLE topics (id INTEGER PRIMARY KEY, label TEXT NOT NULL, keywords TEXT NOT NULL, size INTEGER NOT NULL);
+    CREATE TABLE paper_topics (paper_id TEXT PRIMARY KEY, topic INTEGER NOT NULL, x REAL NOT NULL, y REAL NOT NULL);
+    CREATE INDEX paper_topics_topic ON paper_topics(topic);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _ORDERS = {"id": "id", "venue": "venue, year, id", "year": "year, venue, id", "title": "display_title, id"}
 _FACETS = ("venue", "year", "contribution", "has_code")  # constants: the only columns grouped on
+# A paper's topic label, kept beside the paper (topics are recomputed whole, papers are not rewritten)
+_TOPIC_LABEL = ("(SELECT t.label FROM paper_topics AS pt JOIN topics AS t ON t.id = pt.topic"
+                " WHERE pt.paper_id = p.id)")  # fmt: skip
 _CHUNK = 500  # host parameters per IN (...) query
 
 
@@ -332,20 +341,44 @@ class SQLiteStore:
                 f"SELECT p.{column}, count(*) AS n FROM papers AS p WHERE 1 {where} AND p.{column} IS NOT NULL"
                 f" GROUP BY p.{column} ORDER BY n DESC, p.{column}", params)]
             for column in _FACETS
-        }  # fmt: skip
+        } | {"topic": [tuple(row) for row in self.db.execute(  # type: ignore[misc]
+            f"SELECT pt.topic, count(*) AS n FROM papers AS p JOIN paper_topics AS pt ON pt.paper_id = p.id"
+            f" WHERE 1 {where} GROUP BY pt.topic ORDER BY n DESC, pt.topic", params)]}  # fmt: skip
+
+    # topics and the map
+
+    def put_layout(self, topics: Iterable[tuple[int, str, list[str], int]],
+                   points: Iterable[tuple[str, int, float, float]]) -> None:  # fmt: skip
+        """Replace every topic and map position (inside the caller's transaction)."""
+        self.db.execute("DELETE FROM topics")
+        self.db.execute("DELETE FROM paper_topics")
+        self.db.executemany("INSERT INTO topics (id, label, keywords, size) VALUES (?, ?, ?, ?)",
+                            ((t, label, orjson.dumps(words).decode(), size) for t, label, words, size in topics))
+        self.db.executemany("INSERT INTO paper_topics (paper_id, topic, x, y) VALUES (?, ?, ?, ?)", points)
+
+    def topics(self) -> list[tuple[int, str, list[str], int]]:
+        rows = self.db.execute("SELECT id, label, keywords, size FROM topics ORDER BY size DESC, id")
+        return [(t, label, orjson.loads(words), size) for t, label, words, size in rows]
+
+    def map_points(self, filters: lexical.Filters | None = None) -> list[tuple[str, str, int, float, float]]:
+        """(paper id, display title, topic, x, y) of every paper on the map."""
+        where, params = (filters or lexical.Filters()).sql()
+        return self.db.execute(
+            "SELECT p.id, p.display_title, pt.topic, pt.x, pt.y FROM papers AS p JOIN paper_topics AS pt"
+            f" ON pt.paper_id = p.id WHERE 1 {where} ORDER BY p.id", params).fetchall()  # fmt: skip
 
     def get_paper(self, paper_id: str) -> Paper | None:
-        row = self.db.execute("SELECT data FROM papers WHERE id = ?", (paper_id,)).fetchone()
-        return _unpack(row[0]) if row else None
+        row = self.db.execute(f"SELECT p.data, {_TOPIC_LABEL} FROM papers AS p WHERE p.id = ?", (paper_id,)).fetchone()
+        return _unpack(*row) if row else None
 
     def iter_papers(self, order: str = "id", limit: int | None = None, offset: int = 0,
                     filters: lexical.Filters | None = None) -> Iterator[Paper]:  # fmt: skip
         if order not in _ORDERS:
             raise PaperscopeError(f"unknown order {order!r}; one of {', '.join(_ORDERS)}")
         where, params = (filters or lexical.Filters()).sql()
-        sql = f"SELECT data FROM papers AS p WHERE 1 {where} ORDER BY {_ORDERS[order]} LIMIT ? OFFSET ?"
-        for (data,) in self.db.execute(sql, (*params, -1 if limit is None else limit, offset)):
-            yield _unpack(data)
+        sql = f"SELECT p.data, {_TOPIC_LABEL} FROM papers AS p WHERE 1 {where} ORDER BY {_ORDERS[order]} LIMIT ? OFFSET ?"
+        for data, topic in self.db.execute(sql, (*params, -1 if limit is None else limit, offset)):
+            yield _unpack(data, topic)
 
 
 _SAME_AS_ABSTRACT = ("abstract_raw", "abstract_html")
@@ -361,10 +394,12 @@ def _pack(paper: Paper) -> str:
     return orjson.dumps(data).decode()
 
 
-def _unpack(stored: str) -> Paper:
+def _unpack(stored: str, topic: str | None = None) -> Paper:
     data = orjson.loads(stored)
     for key in _SAME_AS_ABSTRACT:
         data.setdefault(key, data["abstract"])
+    if topic:
+        data["topics"] = [topic]
     return Paper.from_dict(data)
 
 

@@ -1,0 +1,1 @@
+"""Analyses over the whole library: topics and the map, statistics."""

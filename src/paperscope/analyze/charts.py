@@ -1,0 +1,48 @@
+"""Charts as SVG text: horizontal bar charts and the topic map, the same for the web and the CLI."""
+
+from __future__ import annotations
+
+from html import escape
+
+# Eight colours that stay apart for most colour vision (Okabe–Ito), repeated for more topics.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+
+
+def bars(rows: list[tuple[str, int]], title: str, width: int = 560) -> str:
+    """A horizontal bar chart of (label, count) rows, largest scale at the longest bar."""
+    if not rows:
+        return ""
+    label_width, bar_height, gap = 200, 18, 6
+    height = 28 + len(rows) * (bar_height + gap)
+    most = max(count for _, count in rows) or 1
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+             f'aria-label="{escape(title)}" class="chart"><title>{escape(title)}</title>',
+             f'<text x="0" y="16" font-weight="bold" font-size="14">{escape(title)}</text>']  # fmt: skip
+    for i, (label, count) in enumerate(rows):
+        y = 28 + i * (bar_height + gap)
+        length = (width - label_width - 50) * count / most
+        short = label if len(label) <= 28 else label[:27] + "…"
+        parts.append(f'<text x="{label_width - 6}" y="{y + 13}" text-anchor="end" font-size="12">{escape(short)}</text>'
+                     f'<rect x="{label_width}" y="{y}" width="{length:.1f}" height="{bar_height}" fill="{PALETTE[0]}">'
+                     f"<title>{escape(label)}: {count}</title></rect>"
+                     f'<text x="{label_width + length + 4:.1f}" y="{y + 13}" font-size="12">{count}</text>')  # fmt: skip
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def topic_map(points: list[tuple[str, str, int, float, float]], labels: dict[int, str], size: int = 800,
+              link: str | None = "/papers/{id}") -> str:  # fmt: skip
+    """Every paper as a dot coloured by topic (x, y in [0, 1]); each dot titled and, given `link`, a link."""
+    pad = 20
+    span = size - 2 * pad
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" role="img" '
+             f'aria-label="Map of {len(points)} papers coloured by topic" class="map" id="map">'
+             f'<rect width="{size}" height="{size}" fill="#ffffff"/><g id="map-points">']  # fmt: skip
+    radius = 4 if len(points) < 2_000 else 1.5
+    for paper_id, title, topic, x, y in points:
+        dot = (f'<circle cx="{pad + x * span:.1f}" cy="{pad + (1 - y) * span:.1f}" r="{radius}" '
+               f'fill="{PALETTE[topic % len(PALETTE)]}" data-id="{escape(paper_id)}" data-topic="{topic}">'
+               f"<title>{escape(title)} — {escape(labels.get(topic, ''))}</title></circle>")  # fmt: skip
+        parts.append(f'<a href="{link.format(id=escape(paper_id))}">{dot}</a>' if link else dot)
+    parts.append("</g></svg>")
+    return "".join(parts)
