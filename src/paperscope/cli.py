@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import asdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
 
@@ -24,6 +24,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from paperscope.analyze.plot import draw_topic_map
 from paperscope.errors import PaperscopeError
 from paperscope.export import FORMATS
 from paperscope.index.lexical import Filters
@@ -31,7 +32,6 @@ from paperscope.library import MAX_RESULTS, Library
 from paperscope.model import Paper
 from paperscope.pipeline import IngestReport
 from paperscope.results import paper_summary, related_paper, search_hit, stats_dict
-from paperscope.analyze.plot import draw_topic_map
 
 app = typer.Typer(
     help="Explore a conference's paper list: ingest it, then list, show, search and export its papers.",
@@ -329,12 +329,14 @@ def related(
         out.print(f"   {escape(row['reason'])}", highlight=False)
 
 
+TOPICS_HELP = "How many topics (default: sqrt(papers / 2), 2–60); recomputes them."
+
+
 @app.command()
 def topics(
     ctx: typer.Context,
     db: DbOption = None,
-    count: Annotated[int | None, typer.Option("--topics", min=2, max=200, help="How many topics (default: "
-                                              "sqrt(papers / 2), 2–60); recomputes them.")] = None,  # fmt: skip
+    count: Annotated[int | None, typer.Option("--topics", min=2, max=200, help=TOPICS_HELP)] = None,
     as_json: JsonOption = False,
 ) -> None:
     """The topics of the library: label, size and the papers nearest each topic's centre.

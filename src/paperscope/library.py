@@ -128,6 +128,10 @@ class Library:
         nearest = vectors.nearest(centre, limit, allowed=set(members))
         return [p for pid, _ in nearest if (p := self.store.get_paper(pid))]
 
+    def topic_of(self, paper_ids: list[str]) -> dict[str, int]:
+        """The topic id of each of these papers that has one."""
+        return self.store.topic_of(paper_ids)
+
     def map_points(self, filters: lexical.Filters | None = None) -> list[tuple[str, str, int, float, float]]:
         """(id, display title, topic, x, y) of every paper on the map."""
         return self.store.map_points(filters)

@@ -47,7 +47,8 @@ def test_related_stats_and_export(server):
     related = httpx.get(f"{server}/api/papers/{nemo['id']}/related").json()["related"]
     assert related and all("similar abstract" in r["reason"] for r in related)
     stats = httpx.get(f"{server}/api/stats").json()
-    assert stats["papers"] == 56 and ["ICML", 51] in stats["venue"]
+    assert stats["papers"] == 56 and {"name": "ICML 2026", "papers": 51} in stats["venues"]
+    assert stats["topics"] and stats["benchmarks"] and 0 < stats["code_share"] < 1
     exported = httpx.get(f"{server}/api/export", params={"format": "csv"})
     assert exported.headers["content-type"].startswith("text/csv")
     assert len(list(csv.DictReader(io.StringIO(exported.text)))) == 56

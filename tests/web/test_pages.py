@@ -80,7 +80,7 @@ def test_the_chinese_interface_is_remembered(server, page: Page):
 def test_a_375_pixel_screen_needs_no_sideways_scrolling(server, browser):
     context = browser.new_context(viewport={"width": 375, "height": 740})
     page = context.new_page()
-    for path in ("/?q=diffusion", "/browse", "/papers/" + _some_id(server)):
+    for path in ("/?q=diffusion", "/browse", "/papers/" + _some_id(server), "/map", "/stats", "/benchmarks"):
         page.goto(server + path)
         assert page.evaluate("document.documentElement.scrollWidth") <= 375, path
     page.goto(server + "/")
@@ -110,7 +110,8 @@ def test_hostile_abstracts_run_no_script(server, page: Page):
     assert dialogs == []
 
 
-@pytest.mark.parametrize("path", ["/?q=speculative+decoding", "/browse", "/papers/{id}", "/?lang=zh&q=模型"])
+@pytest.mark.parametrize("path", ["/?q=speculative+decoding", "/browse", "/papers/{id}", "/?lang=zh&q=模型", "/map", "/stats",
+                                  "/benchmarks/Sudoku"])
 def test_no_serious_accessibility_violations(server, browser, vendor, path):
     context = browser.new_context(bypass_csp=True)  # to inject axe-core; the pages themselves keep their CSP
     page = context.new_page()
@@ -121,3 +122,44 @@ def test_no_serious_accessibility_violations(server, browser, vendor, path):
                if v["impact"] in ("serious", "critical")]  # fmt: skip
     assert serious == []
     context.close()
+
+
+def test_the_map_opens_papers_and_a_search_marks_them(server, page: Page):
+    page.goto(server + "/map")
+    dots = page.locator("#map circle")
+    assert dots.count() == 56
+    assert len(set(dots.evaluate_all("all => all.map(d => d.getAttribute('fill'))"))) > 1  # coloured by topic
+    page.fill("#map-q", "NEMO")
+    expect(page.locator("#map circle.hit").first).to_be_attached()
+    assert 0 < page.locator("#map circle.hit").count() <= 50
+    before = page.locator("#map").get_attribute("viewBox")
+    page.locator("#map").hover()
+    page.mouse.wheel(0, -300)
+    assert page.locator("#map").get_attribute("viewBox") != before  # zoomed
+    first = page.locator("#map circle").first
+    paper_id = first.get_attribute("data-id")
+    page.click("#map-reset")
+    page.locator(f"#map a:has(circle[data-id='{paper_id}'])").dispatch_event("click")
+    expect(page).to_have_url(re.compile(f"/papers/{paper_id}$"))
+
+
+def test_stats_and_benchmark_pages_draw_and_link(server, page: Page):
+    page.goto(server + "/stats")
+    assert page.locator("svg.chart").count() >= 4
+    assert page.locator("svg.chart rect").count() > 10
+    page.goto(server + "/benchmarks")
+    page.get_by_role("link", name="Sudoku", exact=True).click()
+    expect(page.locator("h1")).to_have_text("Sudoku")
+    expect(page.locator("main")).to_contain_text("not a verified leaderboard")
+
+
+def test_the_topic_facet_narrows_a_search(server, page: Page):
+    page.goto(server + "/?q=language+models")
+    topic_links = page.locator("section.facet:has(h2:text('Topic')) a")
+    assert topic_links.count() >= 2
+    topic_links.first.click()
+    expect(page).to_have_url(re.compile(r"topic=\d+"))
+    topic = int(re.search(r"topic=(\d+)", page.url).group(1))
+    members = {p["id"] for p in httpx.get(f"{server}/api/map", params={"topic": topic}).json()["points"]}
+    shown = page.locator("#results a.result-link").evaluate_all("all => all.map(a => a.getAttribute('href'))")
+    assert shown and all(href.rsplit("/", 1)[1] in members for href in shown)

@@ -15,8 +15,8 @@ def bars(rows: list[tuple[str, int]], title: str, width: int = 560) -> str:
     label_width, bar_height, gap = 200, 18, 6
     height = 28 + len(rows) * (bar_height + gap)
     most = max(count for _, count in rows) or 1
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-             f'aria-label="{escape(title)}" class="chart"><title>{escape(title)}</title>',
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+              f'aria-label="{escape(title)}" class="chart"><title>{escape(title)}</title>'),
              f'<text x="0" y="16" font-weight="bold" font-size="14">{escape(title)}</text>']  # fmt: skip
     for i, (label, count) in enumerate(rows):
         y = 28 + i * (bar_height + gap)
@@ -35,9 +35,10 @@ def topic_map(points: list[tuple[str, str, int, float, float]], labels: dict[int
     """Every paper as a dot coloured by topic (x, y in [0, 1]); each dot titled and, given `link`, a link."""
     pad = 20
     span = size - 2 * pad
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" role="img" '
-             f'aria-label="Map of {len(points)} papers coloured by topic" class="map" id="map">'
-             f'<rect width="{size}" height="{size}" fill="#ffffff"/><g id="map-points">']  # fmt: skip
+    role = "group" if link else "img"  # a picture of links is a group of them, not an image
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" role="{role}" '
+              f'aria-label="Map of {len(points)} papers coloured by topic" class="map" id="map">'
+              f'<rect width="{size}" height="{size}" fill="#ffffff"/><g id="map-points">')]  # fmt: skip
     radius = 4 if len(points) < 2_000 else 1.5
     for paper_id, title, topic, x, y in points:
         dot = (f'<circle cx="{pad + x * span:.1f}" cy="{pad + (1 - y) * span:.1f}" r="{radius}" '

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterator
+from dataclasses import asdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -12,7 +13,7 @@ from fastapi.responses import StreamingResponse
 from paperscope.export import FORMATS
 from paperscope.index.lexical import MAX_QUERY_CHARS, Filters
 from paperscope.library import MAX_RESULTS, MODES
-from paperscope.results import paper_summary, related_paper, search_hit
+from paperscope.results import paper_summary, related_paper, search_hit, stats_dict
 
 router = APIRouter(prefix="/api")
 MAX_PAGE = 500
@@ -28,8 +29,9 @@ def filters(
     year: Annotated[str | None, Query(max_length=20, description="A year or a range, 2024..2026.")] = None,
     contribution: Annotated[str | None, Query(max_length=20, description="method, benchmark, …")] = None,
     has_code: Annotated[bool | None, Query(description="Only papers with (true) or without (false) code.")] = None,
+    topic: Annotated[int | None, Query(ge=0, description="Only this topic (an id from /api/topics).")] = None,
 ) -> Filters:
-    return Filters.parse(venue, year, contribution, has_code)
+    return Filters.parse(venue, year, contribution, has_code, topic)
 
 
 FiltersParam = Annotated[Filters, Depends(filters)]
@@ -74,10 +76,24 @@ def search(
         return {"query": q, "mode": mode, "results": [search_hit(h) for h in hits]}
 
 
-@router.get("/stats", summary="Counts: papers, per venue, year, contribution, with code")
+@router.get("/stats", summary="Papers per venue and year, contribution, topic; top benchmarks and models; claims")
 def stats(request: Request) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
-        return {"papers": library.count(), **{k: [list(r) for r in v] for k, v in library.facets().items()}}
+        return stats_dict(library.stats())
+
+
+@router.get("/topics", summary="The topics: id, label, keywords, size")
+def topics(request: Request) -> dict[str, Any]:
+    with request.app.state.shared.use() as library:
+        return {"topics": [asdict(t) for t in library.topics()]}
+
+
+@router.get("/map", summary="Every paper's place on the map: id, display title, topic, x and y in [0, 1]")
+def map_points(request: Request, chosen: FiltersParam) -> dict[str, Any]:
+    with request.app.state.shared.use() as library:
+        points = library.map_points(chosen)
+    return {"points": [{"id": i, "display_title": t, "topic": c, "x": round(x, 4), "y": round(y, 4)}
+                       for i, t, c, x, y in points]}  # fmt: skip
 
 
 @router.get("/export", summary="Export papers (all, or the ids given) in one of the export formats")

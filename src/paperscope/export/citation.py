@@ -7,7 +7,7 @@ import unicodedata
 
 from paperscope.model import Paper
 
-_STOP = frozenset("a an the of on for in to and with towards via is are".split())
+_STOP = frozenset(["a", "an", "the", "of", "on", "for", "in", "to", "and", "with", "towards", "via", "is", "are"])
 
 
 def ascii_word(text: str) -> str:

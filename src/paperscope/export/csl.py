@@ -29,6 +29,5 @@ def item(paper: Paper, key: str) -> dict[str, Any]:
 def write(papers: Iterable[Paper], out: TextIO) -> None:
     taken: set[str] = set()
     out.write("[")
-    for i, paper in enumerate(papers):
-        out.write(("," if i else "") + "\n" + orjson.dumps(item(paper, citation_key(paper, taken))).decode())
+    out.writelines(("," if i else "") + "\n" + orjson.dumps(item(paper, citation_key(paper, taken))).decode() for i, paper in enumerate(papers))
     out.write("\n]\n")

@@ -34,5 +34,4 @@ def record(paper: Paper) -> dict:
 
 
 def write(papers: Iterable[Paper], out: TextIO) -> None:
-    for paper in papers:
-        out.write(rispy.dumps([record(paper)], implementation=_Writer))
+    out.writelines(rispy.dumps([record(paper)], implementation=_Writer) for paper in papers)

@@ -21,7 +21,12 @@ WORDS: dict[str, dict[str, str]] = {
         "authors": "Authors", "order": "Sort by", "page": "Page", "previous": "Previous", "next": "Next",
         "language": "Language", "shortcuts": "/ focuses the search box, ↑ ↓ move through results, Enter opens.",
         "main_nav": "Main", "not_found": "Not found", "error": "Error", "title": "Title",
-        "id": "id", "pdf": "PDF", "site": "Site",
+        "id": "id", "pdf": "PDF", "site": "Site", "topic": "Topic", "map": "Map", "stats": "Statistics",
+        "venue_year": "Venue and year", "code_share": "with code", "map_search": "Highlight papers on the map",
+        "map_help": "Hover a dot for its title, click to open it; scroll to zoom, drag to pan.",
+        "map_sample": "an even sample of", "claims_note": "Claims as extracted from the abstracts, not a verified leaderboard.",
+        "sentence": "Sentence", "paper": "Paper", "no_claims": "No claim on this benchmark was extracted.",
+        "reset": "Reset view", "top_claims": "Claims by benchmark",
     },
     "zh": {
         "search": "搜索", "browse": "浏览", "query_label": "搜索论文",
@@ -36,7 +41,12 @@ WORDS: dict[str, dict[str, str]] = {
         "authors": "作者", "order": "排序", "page": "页", "previous": "上一页", "next": "下一页",
         "language": "语言", "shortcuts": "按 / 聚焦搜索框，↑ ↓ 在结果间移动，回车打开。",
         "main_nav": "主导航", "not_found": "未找到", "error": "错误", "title": "标题",
-        "id": "编号", "pdf": "PDF", "site": "网页",
+        "id": "编号", "pdf": "PDF", "site": "网页", "topic": "主题", "map": "地图", "stats": "统计",
+        "venue_year": "会议与年份", "code_share": "有代码", "map_search": "在地图上标出论文",
+        "map_help": "悬停查看标题，点击打开；滚轮缩放，拖动平移。",
+        "map_sample": "均匀抽样显示", "claims_note": "以下结论从摘要中抽取，并非经过核实的排行榜。",
+        "sentence": "原句", "paper": "论文", "no_claims": "没有从摘要中抽取到关于该基准的结论。",
+        "reset": "重置视图", "top_claims": "各基准上的结论",
     },
 }  # fmt: skip
 

@@ -12,9 +12,10 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from paperscope.analyze.charts import PALETTE, bars, topic_map
 from paperscope.api.routes import FiltersParam
 from paperscope.index.lexical import MAX_QUERY_CHARS
-from paperscope.library import MODES
+from paperscope.library import MODES, NotFound
 from paperscope.results import related_paper, search_hit
 from paperscope.web.i18n import COOKIE, LANGUAGES, WORDS, language
 
@@ -23,7 +24,7 @@ templates = Jinja2Templates(directory=HERE / "templates")
 router = APIRouter(include_in_schema=False)
 PAGE = 20
 FACET_DEPTH = 200  # how many results a search's facet counts are taken over
-FILTER_KEYS = ("venue", "year", "contribution", "has_code")
+FILTER_KEYS = ("venue", "year", "contribution", "has_code", "topic")
 EXPORTS = ("bibtex", "ris", "csl-json", "csv", "markdown", "json")
 
 
@@ -56,12 +57,12 @@ def _with_params(params: dict[str, str], **changes: Any) -> str:
     return "?" + urlencode(merged) if merged else "?"
 
 
-def _facets_of(hits: list[Any]) -> dict[str, list[tuple[object, int]]]:
+def _facets_of(hits: list[Any], topic_ids: dict[str, int]) -> dict[str, list[tuple[object, int]]]:
     counts: dict[str, Counter] = {key: Counter() for key in FILTER_KEYS}
     for hit in hits:
         paper = hit.paper
         for key, value in (("venue", paper.venue), ("year", paper.year), ("contribution", paper.contribution),
-                           ("has_code", int(bool(paper.urls.code)))):  # fmt: skip
+                           ("has_code", int(bool(paper.urls.code))), ("topic", topic_ids.get(paper.id))):  # fmt: skip
             if value is not None:
                 counts[key][value] += 1
     return {key: counter.most_common() for key, counter in counts.items()}
@@ -78,13 +79,15 @@ def search_page(
     with request.app.state.shared.use() as library:
         if q.strip():
             hits = library.search(q, FACET_DEPTH if not chosen.active else PAGE, chosen, mode=mode)
-            facets = _facets_of(library.search(q, FACET_DEPTH, mode=mode) if chosen.active else hits)
+            counted = library.search(q, FACET_DEPTH, mode=mode) if chosen.active else hits
+            facets = _facets_of(counted, library.topic_of([h.paper.id for h in counted]))
             results = [search_hit(h) for h in hits[:PAGE]]
             total = None
         else:
             results, facets, total = [], library.facets(chosen), library.count(chosen)
+        topic_labels = {t.id: t.label for t in library.topics()}
     context = {"q": q, "mode": mode, "modes": MODES, "results": results, "facets": facets, "total": total,
-               "chosen": chosen}  # fmt: skip
+               "chosen": chosen, "topic_labels": topic_labels}  # fmt: skip
     return _render(request, "results.html" if fragment else "search.html", **context)
 
 
@@ -99,9 +102,10 @@ def browse_page(
         total = library.count(chosen)
         papers = list(library.papers(order, PAGE, (page - 1) * PAGE, chosen))
         facets = library.facets(chosen)
+        topic_labels = {t.id: t.label for t in library.topics()}
     pages = max(1, -(-total // PAGE))
     return _render(request, "browse.html", papers=papers, total=total, page=page, pages=pages, order=order,
-                   facets=facets, chosen=chosen)  # fmt: skip
+                   facets=facets, chosen=chosen, topic_labels=topic_labels)  # fmt: skip
 
 
 @router.get("/papers/{paper_id}", response_class=HTMLResponse)
@@ -110,6 +114,50 @@ def paper_page(request: Request, paper_id: str) -> HTMLResponse:
         paper = library.paper(paper_id)
         related = [related_paper(r) for r in library.related(paper.id, 8)]
     return _render(request, "paper.html", paper=paper, related=related, exports=EXPORTS)
+
+
+MAP_LIMIT = 20_000  # dots drawn on the map page; a larger library shows an even sample
+
+
+@router.get("/map", response_class=HTMLResponse)
+def map_page(request: Request) -> HTMLResponse:
+    with request.app.state.shared.use() as library:
+        points = library.map_points()
+        topics = library.topics()
+    shown = points if len(points) <= MAP_LIMIT else points[:: -(-len(points) // MAP_LIMIT)]
+    labels = {t.id: t.label for t in topics}
+    legend = [(t.id, t.label, t.size, PALETTE[t.id % len(PALETTE)]) for t in topics]
+    return _render(request, "map.html", svg=topic_map(shown, labels), legend=legend, total=len(points),
+                   shown=len(shown))  # fmt: skip
+
+
+@router.get("/stats", response_class=HTMLResponse)
+def stats_page(request: Request) -> HTMLResponse:
+    with request.app.state.shared.use() as library:
+        stats = library.stats()
+    t = WORDS[language(request)]
+    charts = [bars(rows[:20], t[key]) for key, rows in (
+        ("venue_year", stats.venues), ("contribution", stats.contributions), ("topic", stats.topics),
+        ("benchmarks", stats.benchmarks), ("models", stats.models)) if rows]  # fmt: skip
+    return _render(request, "stats.html", stats=stats, charts=charts)
+
+
+@router.get("/benchmarks", response_class=HTMLResponse)
+def benchmarks_page(request: Request) -> HTMLResponse:
+    with request.app.state.shared.use() as library:
+        stats = library.stats()
+    return _render(request, "benchmarks.html", stats=stats, name=None, claims=[])
+
+
+@router.get("/benchmarks/{name}", response_class=HTMLResponse)
+def benchmark_page(request: Request, name: str) -> HTMLResponse:
+    with request.app.state.shared.use() as library:
+        stats = library.stats()
+    match = next((b for b, _ in stats.benchmarks if b.lower() == name.lower()), None)
+    if match is None:
+        raise NotFound(f"no paper names the benchmark {name!r}")
+    papers = [pid for pid in stats.claims.get(match, [])]
+    return _render(request, "benchmarks.html", stats=stats, name=match, claims=papers)
 
 
 def error_page(request: Request, message: str, status: int) -> HTMLResponse:

@@ -52,3 +52,56 @@
   const mode = document.getElementById("mode");
   if (mode) mode.addEventListener("change", update);
 })();
+
+// The map: wheel zooms, drag pans, a search marks the papers it finds.
+(function () {
+  const svg = document.getElementById("map");
+  if (!svg) return;
+  const full = svg.viewBox.baseVal;
+  const home = [full.x, full.y, full.width, full.height];
+  let view = home.slice();
+  const apply = () => svg.setAttribute("viewBox", view.join(" "));
+
+  svg.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    const box = svg.getBoundingClientRect();
+    const fx = (event.clientX - box.left) / box.width, fy = (event.clientY - box.top) / box.height;
+    const scale = event.deltaY < 0 ? 0.8 : 1.25;
+    const width = Math.min(home[2], view[2] * scale), height = Math.min(home[3], view[3] * scale);
+    view = [view[0] + (view[2] - width) * fx, view[1] + (view[3] - height) * fy, width, height];
+    apply();
+  }, { passive: false });
+
+  let drag = null, moved = false;
+  svg.addEventListener("pointerdown", (event) => { drag = [event.clientX, event.clientY, view[0], view[1]]; moved = false; });
+  window.addEventListener("pointerup", () => { drag = null; });
+  svg.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    const box = svg.getBoundingClientRect();
+    const dx = (event.clientX - drag[0]) * view[2] / box.width, dy = (event.clientY - drag[1]) * view[3] / box.height;
+    if (Math.abs(dx) + Math.abs(dy) > 2) moved = true;
+    view[0] = drag[2] - dx; view[1] = drag[3] - dy;
+    apply();
+  });
+  svg.addEventListener("click", (event) => { if (moved) event.preventDefault(); }, true);
+
+  const box = document.getElementById("map-q");
+  const reset = document.getElementById("map-reset");
+  let timer = null;
+  async function mark() {
+    const q = box.value.trim();
+    svg.classList.toggle("searching", q !== "");
+    svg.querySelectorAll("circle.hit").forEach((dot) => dot.classList.remove("hit"));
+    if (!q) return;
+    const response = await fetch("/api/search?limit=50&q=" + encodeURIComponent(q));
+    if (!response.ok) return;
+    const found = await response.json();
+    for (const result of found.results) {
+      const dot = svg.querySelector('circle[data-id="' + result.id + '"]');
+      if (dot) dot.classList.add("hit");
+    }
+  }
+  box.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(mark, 300); });
+  document.getElementById("map-form").addEventListener("submit", (event) => { event.preventDefault(); mark(); });
+  reset.addEventListener("click", () => { view = home.slice(); apply(); box.value = ""; mark(); });
+})();

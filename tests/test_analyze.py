@@ -1,0 +1,79 @@
+"""Topics, the map, statistics, benchmarks and related papers, through the library and the command line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from xml.etree import ElementTree
+
+from PIL import Image
+
+from paperscope.library import Library
+
+from .conftest import SEEDS, run_cli
+
+
+def test_every_paper_gets_a_topic_and_a_place_on_the_map(seeded_db):
+    with Library(seeded_db) as library:
+        topics = library.topics()
+        assert 2 <= len(topics) <= 10 and sum(t.size for t in topics) == 51
+        assert all(t.label and len(t.keywords) >= 3 for t in topics)
+        labels = {t.label for t in topics}
+        papers = list(library.papers())
+        assert all(len(p.topics) == 1 and p.topics[0] in labels for p in papers)
+        points = library.map_points()
+        assert len(points) == 51 and all(0 <= x <= 1 and 0 <= y <= 1 for *_, x, y in points)
+
+
+def test_the_same_papers_give_the_same_topics(seeded_db, tmp_path):
+    with Library(seeded_db) as library:
+        first = {p.id: p.topics for p in library.papers()}
+    again = tmp_path / "again.db"
+    shutil.copytree(SEEDS, tmp_path / "seeds")
+    with Library(again) as library:
+        library.ingest([tmp_path / "seeds"])
+        assert {p.id: p.topics for p in library.papers()} == first
+
+
+def test_topics_from_the_command_line_with_a_chosen_count(seeded_copy):
+    run = run_cli("--db", seeded_copy, "topics", "--topics", "8", "--json")
+    found = json.loads(run.out)["topics"]
+    assert len(found) == 8 and sum(t["size"] for t in found) == 51
+    assert all(1 <= len(t["papers"]) <= 3 for t in found)
+    assert run_cli("--db", seeded_copy, "topics").out.startswith("8 topics")
+
+
+def test_the_map_is_drawn_as_svg_and_png(seeded_db, tmp_path):
+    svg, png = tmp_path / "map.svg", tmp_path / "map.png"
+    assert run_cli("--db", seeded_db, "map", "-o", svg).code == 0
+    circles = ElementTree.parse(svg).getroot().findall(".//{http://www.w3.org/2000/svg}circle")
+    assert len(circles) == 51 and len({c.get("fill") for c in circles}) > 1
+    assert run_cli("--db", seeded_db, "map", "-o", png).code == 0
+    with Image.open(png) as image:
+        assert image.width > 500 and len(image.getcolors(1_000_000) or []) > 10
+    bad = run_cli("--db", seeded_db, "map", "-o", tmp_path / "map.gif")
+    assert bad.code == 1 and "drawn as .svg or .png" in bad.err
+
+
+def test_stats_and_benchmarks(seeded_db):
+    stats = json.loads(run_cli("--db", seeded_db, "stats", "--json").out)
+    assert stats["papers"] == 51 and stats["venues"] == [{"name": "ICML 2026", "papers": 51}]
+    assert stats["with_code"] == 17 and {"name": "Sudoku", "papers": 2} in stats["benchmarks"]
+    assert "█" in run_cli("--db", seeded_db, "stats").out
+    listed = json.loads(run_cli("--db", seeded_db, "benchmarks", "--json").out)["benchmarks"]
+    assert listed[0] == {"name": "Sudoku", "papers": 2}
+    one = json.loads(run_cli("--db", seeded_db, "benchmarks", "alpacaeval 2.0", "--json").out)
+    assert one["benchmark"] == "AlpacaEval 2.0" and one["claims"] and all(c["text"] for c in one["claims"])
+    missing = run_cli("--db", seeded_db, "benchmarks", "NoSuchBench")
+    assert missing.code == 1 and missing.err.startswith("error: no paper names the benchmark")
+
+
+def test_related_papers_come_with_a_reason(seeded_db):
+    with Library(seeded_db) as library:
+        vsd = library.search("VSD", limit=1)[0].paper
+        found = library.related(vsd.id, 5)
+    assert len(found) == 5 and vsd.id not in {r.paper.id for r in found}
+    assert [r.similarity for r in found] == sorted((r.similarity for r in found), reverse=True)
+    assert {"SOL", "Info-Gain Sampler"} <= {r.paper.name for r in found}  # efficient decoding, like VSD
+    run = run_cli("--db", seeded_db, "related", vsd.id, "--limit", "3")
+    assert run.code == 0 and "similar abstract" in run.out
