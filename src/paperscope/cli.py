@@ -439,6 +439,37 @@ def benchmarks(
 
 
 @app.command()
+def backup(
+    ctx: typer.Context,
+    destination: Annotated[Path, typer.Argument(metavar="FILE", help="The copy to write (must not exist).")],
+    db: DbOption = None,
+) -> None:
+    """Copy the library to FILE with SQLite's online backup: consistent, safe while serving or ingesting.
+
+    Example: paperscope backup backups/papers-2026-12-02.db
+    """
+    with _library(ctx, db) as library:
+        library.backup(destination)
+    err.print(f"wrote {destination}")
+
+
+@app.command()
+def check(ctx: typer.Context, db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Check the library: SQLite's integrity check, and how many files, papers, sources and vectors it holds.
+
+    Example: paperscope check
+    """
+    with _library(ctx, db) as library:
+        found = library.check()
+    if as_json:
+        _print_json(found)
+    else:
+        out.print(" · ".join(f"{key} {value}" for key, value in found.items()), highlight=False)
+    if found["integrity"] != "ok":
+        raise PaperscopeError("the integrity check failed: restore a backup (paperscope backup makes one)")
+
+
+@app.command()
 def serve(
     ctx: typer.Context,
     db: DbOption = None,

@@ -242,6 +242,17 @@ class Library:
             self._vectors = (version, semantic.Vectors.from_blobs(self.store.vector_rows()))
         return self._vectors[1]
 
+    def backup(self, destination: str | Path) -> None:
+        destination = Path(destination)
+        if destination.exists():
+            raise PaperscopeError(f"{destination}: already exists; a backup never overwrites a file")
+        partial = destination.with_name(destination.name + ".partial")
+        self.store.backup(partial)
+        partial.replace(destination)
+
+    def check(self) -> dict[str, object]:
+        return self.store.check()
+
     def export(self, fmt: str, out: TextIO, ids: Iterable[str] | None = None,
                filters: lexical.Filters | None = None, bom: bool = False) -> None:  # fmt: skip
         """Stream papers to `out` in a format: the ids given, or every paper passing `filters`."""

@@ -320,6 +320,24 @@ class SQLiteStore:
         """Ids of the papers an FTS5 expression matches (what `-word` excludes, in any mode)."""
         return {r[0] for r in self.db.execute("SELECT paper_id FROM papers_fts WHERE papers_fts MATCH ?", (expression,))}
 
+    # safekeeping
+
+    def backup(self, destination: str | Path) -> None:
+        """A consistent copy through SQLite's online backup: safe while others read and write."""
+        target = sqlite3.connect(str(destination))
+        try:
+            self.db.backup(target, pages=4096)
+        finally:
+            target.close()
+
+    def check(self) -> dict[str, object]:
+        """PRAGMA integrity_check and what the library holds."""
+        problems = [row[0] for row in self.db.execute("PRAGMA integrity_check")]
+        counts = {table: int(self.db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])  # noqa: S608 (constants)
+                  for table in ("files", "papers", "sources", "vectors", "topics")}  # fmt: skip
+        return {"integrity": "ok" if problems == ["ok"] else problems, **counts,
+                "vectors_missing": self.count_missing_vectors(), "schema": SCHEMA_VERSION}  # fmt: skip
+
     # reading
 
     def paper_by_external_id(self, external_id: str) -> Paper | None:

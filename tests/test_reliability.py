@@ -1,0 +1,116 @@
+"""Nothing is lost or half-written: killed ingests and embeddings, backups, injection attempts."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from paperscope.library import Library
+
+from .conftest import CORPUS, run_cli
+
+LISTS = [CORPUS / name for name in ("naacl2024.json.gz", "iros2013.json.gz", "wacv2025.json.gz")]  # ~2,750 records
+
+
+def snapshot(db: Path) -> tuple:
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return tuple(connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: S608
+                     for table in ("files", "papers", "sources", "papers_fts", "paper_bands", "vectors"))  # fmt: skip
+
+
+def start(*args: str | Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "paperscope", *map(str, args)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+
+
+def kill_after(process: subprocess.Popen, seconds: float) -> bool:
+    """SIGKILL after `seconds` unless it ended first; says whether it was killed."""
+    try:
+        process.wait(timeout=seconds)
+        return False
+    except subprocess.TimeoutExpired:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+        return True
+
+
+def test_an_ingest_killed_at_any_moment_leaves_the_library_before_or_after(seeded_copy, tmp_path):
+    before = snapshot(seeded_copy)
+    finished = tmp_path / "finished.db"
+    finished.write_bytes(seeded_copy.read_bytes())
+    started = time.perf_counter()
+    assert start("--db", finished, "ingest", *LISTS, "--no-embed").wait() == 0
+    duration = time.perf_counter() - started
+    after = snapshot(finished)
+    assert after != before
+    rng = random.Random(20)
+    killed = 0
+    for run in range(20):
+        db = tmp_path / f"run{run}.db"
+        db.write_bytes(seeded_copy.read_bytes())
+        killed += kill_after(start("--db", db, "ingest", *LISTS, "--no-embed"), rng.uniform(0.2, duration))
+        assert snapshot(db) in (before, after), f"run {run}: a partial ingest"
+    assert killed >= 15  # most runs really were cut short
+
+
+def test_embedding_killed_at_any_moment_keeps_whole_batches(tmp_path):
+    db = tmp_path / "lib.db"
+    with Library(db) as library:
+        library.ingest([CORPUS / "nips2009.json.gz"], embed_vectors=False)  # 262 papers: three batches
+        total = library.count()
+    rng = random.Random(3)
+    for _ in range(6):
+        kill_after(start("--db", db, "embed"), rng.uniform(0.5, 4.0))
+        with sqlite3.connect(db) as connection:
+            assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            count, lengths = connection.execute("SELECT count(*), group_concat(DISTINCT length(vector)) FROM vectors").fetchone()
+        assert count == total or count % 128 == 0, count  # whole batches only
+        assert lengths in (None, "1024")  # no vector half-written
+    assert run_cli("--db", db, "embed").code == 0
+    with Library(db) as library:
+        assert library.check()["vectors_missing"] == 0
+
+
+def test_a_backup_restores_the_library(seeded_db, tmp_path):
+    copy = tmp_path / "backup.db"
+    assert run_cli("--db", seeded_db, "backup", copy).code == 0
+    assert snapshot(copy) == snapshot(seeded_db)
+    with Library(copy) as restored, Library(seeded_db) as original:
+        assert [p.to_dict() for p in restored.papers()] == [p.to_dict() for p in original.papers()]
+        assert restored.search("NEMO", limit=1)[0].paper.name == "NEMO"
+    again = run_cli("--db", seeded_db, "backup", copy)
+    assert again.code == 1 and "already exists" in again.err
+    check = run_cli("--db", copy, "check")
+    assert check.code == 0 and check.out.startswith("integrity ok") and "papers 51" in check.out
+
+
+INJECTIONS = ["' OR 1=1 --", "x'); DROP TABLE papers; --", '" OR ""="', "1; DELETE FROM sources", "%' --",
+              "NEAR(a b)", "papers_fts MATCH '*'", "\\x00", "名' OR '1'='1"]  # fmt: skip
+
+
+@pytest.mark.parametrize("payload", INJECTIONS)
+def test_injection_payloads_are_just_text(seeded_copy, payload):
+    before = snapshot(seeded_copy)
+    with Library(seeded_copy) as library:
+        library.search(payload, limit=5)
+        assert library.count(filters=library_filters(payload)) == 0
+        with pytest.raises(Exception, match="no paper with id"):
+            library.paper(payload)
+    assert run_cli("--db", seeded_copy, "search", payload, "--venue", payload).code == 0
+    assert snapshot(seeded_copy) == before
+
+
+def library_filters(payload: str):
+    from paperscope.index.lexical import Filters
+
+    return Filters(venue=payload, contribution=None)
+
