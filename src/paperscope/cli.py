@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import secrets
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,6 +32,7 @@ from paperscope.export import FORMATS
 from paperscope.index.lexical import Filters
 from paperscope.library import MAX_RESULTS, Library
 from paperscope.model import Paper
+from paperscope.personal import Personal
 from paperscope.pipeline import IngestReport
 from paperscope.results import paper_summary, related_paper, search_hit, stats_dict
 
@@ -42,6 +45,7 @@ app = typer.Typer(
 out = Console(soft_wrap=True)
 err = Console(stderr=True)
 DEFAULT_DB = "paperscope.db"
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 REPORT_EXAMPLES = 5
 
 DbOption = Annotated[
@@ -284,6 +288,8 @@ def export(
     contribution: ContributionOption = None,
     has_code: HasCodeOption = None,
     mode: ModeOption = "hybrid",
+    tag_name: Annotated[str | None, typer.Option("--tag", help="Only the papers with this tag.")] = None,
+    reading_list: Annotated[bool, typer.Option("--reading-list", help="Only the papers on the reading list.")] = False,
     bom: Annotated[bool, typer.Option("--bom", help="Start with a UTF-8 byte order mark (for spreadsheets).")] = False,
 ) -> None:
     """Export papers: the data contract (jsonl, json), bibtex, ris, csl-json, csv or markdown.
@@ -295,6 +301,8 @@ def export(
     filters = Filters.parse(venue, year, contribution, has_code)
     with _library(ctx, db) as library:
         chosen = ids if ids or not query else [h.paper.id for h in library.search(query, limit, filters, mode=mode)]
+        if tag_name or reading_list:
+            chosen = [p.id for p in Personal(library).listed(tag_name)]
         if output is None:
             library.export(fmt, sys.stdout, chosen, filters, bom=bom)
             return
@@ -438,6 +446,228 @@ def benchmarks(
     out.print(table if claims else f"papers name {match}, but no claim on it was extracted")
 
 
+def _personal(ctx: typer.Context, db: Path | None) -> Iterator[tuple[Library, Personal]]:
+    library = _library(ctx, db)
+    try:
+        yield library, Personal(library)
+    finally:
+        library.close()
+
+
+personal = contextmanager(_personal)
+StateOption = Annotated[str, typer.Option("--state", help="to read, reading, read, or none (off the list).")]
+
+
+@app.command()
+def tag(
+    ctx: typer.Context,
+    paper_id: Annotated[str, typer.Argument(metavar="ID", help="The paper's id.", show_default=False)],
+    tags: Annotated[list[str], typer.Argument(metavar="TAG...", help="One or more tags.", show_default=False)],
+    db: DbOption = None,
+    remove: Annotated[bool, typer.Option("--remove", help="Take the tags off instead.")] = False,
+) -> None:
+    """Tag a paper (any number of tags); tags survive re-ingesting the lists.
+
+    Example: paperscope tag drqlcr3nir3z optimisation agents
+    """
+    with personal(ctx, db) as (_, mine):
+        for name in tags:
+            mine.tag(paper_id, name, on=not remove)
+        now = ", ".join(t for t, _ in mine.tags(paper_id.lower())) or "none"
+    out.print(f"{paper_id}: tags {escape(now)}")
+
+
+@app.command("tags")
+def list_tags(ctx: typer.Context, db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Every tag and how many papers carry it.
+
+    Example: paperscope tags
+    """
+    with personal(ctx, db) as (_, mine):
+        rows = mine.tags()
+    if as_json:
+        _print_json({"tags": [{"tag": t, "papers": n} for t, n in rows]})
+        return
+    out.print(_bar_table("tag", rows) if rows else "no tags yet (paperscope tag ID TAG)")
+
+
+@app.command()
+def read(
+    ctx: typer.Context,
+    paper_id: Annotated[str, typer.Argument(metavar="ID", help="The paper's id.", show_default=False)],
+    db: DbOption = None,
+    state: StateOption = "read",
+) -> None:
+    """Mark a paper read, or set its reading-list state with --state ("to read", reading, read, none).
+
+    Example: paperscope read drqlcr3nir3z --state reading
+    """
+    with personal(ctx, db) as (_, mine):
+        mine.set_state(paper_id, None if state == "none" else state.replace("-", " "))
+    out.print(f"{paper_id}: {state}")
+
+
+@app.command()
+def queue(
+    ctx: typer.Context,
+    paper_id: Annotated[str, typer.Argument(metavar="ID", help="The paper's id.", show_default=False)],
+    db: DbOption = None,
+) -> None:
+    """Put a paper on the reading list, to read.
+
+    Example: paperscope queue drqlcr3nir3z
+    """
+    with personal(ctx, db) as (_, mine):
+        mine.set_state(paper_id, "to read")
+    out.print(f"{paper_id}: to read")
+
+
+@app.command()
+def note(
+    ctx: typer.Context,
+    paper_id: Annotated[str, typer.Argument(metavar="ID", help="The paper's id.", show_default=False)],
+    text: Annotated[str | None, typer.Argument(help="The note (markdown); none prints the note.")] = None,
+    db: DbOption = None,
+    file: Annotated[Path | None, typer.Option("--file", help="Read the note from this file.")] = None,
+) -> None:
+    """Write (or show) a note on a paper, in markdown; an empty note deletes it.
+
+    Example: paperscope note drqlcr3nir3z "Compare with **PMVB**."
+    """
+    if file is not None:
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise PaperscopeError(f"{file}: cannot read the note: {error.__class__.__name__}") from None
+    with personal(ctx, db) as (_, mine):
+        if text is None:
+            out.print(escape(mine.note(paper_id.lower()) or "(no note)"))
+            return
+        mine.set_note(paper_id, text)
+    out.print(f"{paper_id}: note saved")
+
+
+@app.command("list")
+def reading_list(
+    ctx: typer.Context,
+    db: DbOption = None,
+    tag_name: Annotated[str | None, typer.Option("--tag", help="Only papers with this tag.")] = None,
+    state: Annotated[str | None, typer.Option("--state", help="Only papers in this state.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The reading list (every paper with a state), or the papers with a tag.
+
+    Example: paperscope list --tag agents
+    """
+    with personal(ctx, db) as (_, mine):
+        papers = mine.listed(tag_name, state)
+        rows = [{**paper_summary(p), "state": mine.state(p.id), "tags": [t for t, _ in mine.tags(p.id)]} for p in papers]
+    if as_json:
+        _print_json({"papers": rows})
+        return
+    table = Table("id", "display title", "state", "tags", title=f"{len(rows)} papers", title_justify="left")
+    for row in rows:
+        table.add_row(row["id"], escape(row["display_title"]), row["state"] or "", escape(", ".join(row["tags"])))
+    out.print(table)
+
+
+@app.command()
+def recommend(
+    ctx: typer.Context,
+    db: DbOption = None,
+    tag_name: Annotated[str | None, typer.Option("--tag", help="Like the papers with this tag (default: the "
+                                                                "reading list).")] = None,
+    limit: Annotated[int, typer.Option(min=1, max=200, help="How many suggestions.")] = 10,
+    as_json: JsonOption = False,
+) -> None:
+    """Papers like the ones you tagged (or queued), each with why: the nearest liked paper, shared terms.
+
+    Example: paperscope recommend --tag agents
+    """
+    with personal(ctx, db) as (_, mine):
+        found = mine.recommend(tag_name, limit)
+    rows = [{**paper_summary(s.paper), "score": round(s.score, 4), "because": s.because.id, "reason": s.reason}
+            for s in found]  # fmt: skip
+    if as_json:
+        _print_json({"tag": tag_name, "suggestions": rows})
+        return
+    for rank, row in enumerate(rows, start=1):
+        out.print(f"[bold]{rank}. {escape(row['display_title'])}[/bold]  [dim]{row['id']}[/dim]")
+        out.print(f"   {escape(row['reason'])}", highlight=False)
+
+
+@app.command()
+def save(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="A name for the search.", show_default=False)],
+    query: Annotated[str, typer.Argument(help="The query, as for search.", show_default=False)],
+    db: DbOption = None,
+    mode: ModeOption = "hybrid",
+    venue: VenueOption = None,
+    year: YearOption = None,
+    contribution: ContributionOption = None,
+    has_code: HasCodeOption = None,
+) -> None:
+    """Save a search; `paperscope news` then shows what later ingests added that it finds.
+
+    Example: paperscope save decoding "speculative decoding"
+    """
+    with personal(ctx, db) as (_, mine):
+        mine.save_search(name, query, mode, Filters.parse(venue, year, contribution, has_code))
+    out.print(f"saved search {escape(name)!r}")
+
+
+@app.command()
+def news(
+    ctx: typer.Context,
+    db: DbOption = None,
+    peek: Annotated[bool, typer.Option("--peek", help="Show without marking the news as seen.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """For each saved search, the papers added since you last looked that it finds.
+
+    Example: paperscope news
+    """
+    with personal(ctx, db) as (_, mine):
+        found = mine.news(mark_seen=not peek)
+    if as_json:
+        _print_json({name: [search_hit(h) for h in hits] for name, hits in found.items()})
+        return
+    if not found:
+        out.print("no saved searches (paperscope save NAME QUERY)")
+    for name, hits in found.items():
+        out.print(f"[bold]{escape(name)}[/bold]: {len(hits)} new")
+        for hit in hits:
+            out.print(f"  {escape(hit.paper.display_title)}  [dim]{hit.paper.id}[/dim]")
+
+
+@app.command()
+def changes(
+    ctx: typer.Context,
+    db: DbOption = None,
+    since: Annotated[str | None, typer.Option(help="Every change after this time (ISO 8601); default: the last "
+                                                   "ingest that changed anything.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """What an ingest changed: papers added, withdrawn (removed), or whose status, title or abstract changed.
+
+    Example: paperscope changes
+    """
+    with personal(ctx, db) as (_, mine):
+        found = mine.changes(since)
+    if as_json:
+        _print_json({"changes": [asdict(c) for c in found]})
+        return
+    if not found:
+        out.print("no changes recorded")
+    for kind in ("added", "changed", "removed"):
+        rows = [c for c in found if c.kind == kind]
+        if rows:
+            out.print(f"[bold]{kind}[/bold]: {len(rows)}")
+            for change in rows[:50]:
+                out.print(f"  {change.paper_id}  {escape(change.detail)}", highlight=False)
+
+
 @app.command()
 def backup(
     ctx: typer.Context,
@@ -487,7 +717,12 @@ def serve(
     path = db or ctx.find_root().obj or Path(DEFAULT_DB)
     if not Path(path).exists():
         raise PaperscopeError(f"{path}: no library there yet; run `paperscope ingest` first")
-    application = create_app(path)
+    token = os.environ.get("PAPERSCOPE_TOKEN") or None
+    if token is None and host not in LOOPBACK:
+        token = secrets.token_urlsafe(24)
+        err.print(f"paperscope: listening beyond this machine; changing data needs the token {token}"
+                  f" (open http://{host}:{port}/login?token={token} once, or set PAPERSCOPE_TOKEN)", highlight=False)  # fmt: skip
+    application = create_app(path, token)
     err.print(f"paperscope: serving {path} at http://{host}:{port}/ (Ctrl+C stops)", highlight=False)
     uvicorn.run(application, host=host, port=port, log_level="warning")
 

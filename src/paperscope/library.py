@@ -239,7 +239,8 @@ class Library:
         """Every up-to-date vector, loaded once, and again only after the library has changed."""
         version = self.store.version()
         if self._vectors is None or self._vectors[0] != version:
-            self._vectors = (version, semantic.Vectors.from_blobs(self.store.vector_rows()))
+            self._vectors = None  # the old matrix goes before the new one is read
+            self._vectors = (version, semantic.Vectors.from_rows(self.store.count_vectors(), self.store.vector_rows()))
         return self._vectors[1]
 
     def backup(self, destination: str | Path) -> None:

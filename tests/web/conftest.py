@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -38,17 +39,12 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("web")
-    hostile = folder / "hostile.txt"
-    hostile.write_text("Hostile Papers\n" + "\n".join(HOSTILE) + "\n", encoding="utf-8")
-    db = folder / "web.db"
-    with Library(db) as library:
-        library.ingest([SEEDS, hostile])
+@contextmanager
+def serving(db: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """A real `paperscope serve` process over `db`, on a free port; its URL."""
     port = _free_port()
     process = subprocess.Popen([sys.executable, "-m", "paperscope", "--db", str(db), "serve", "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, **(env or {})})  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -59,9 +55,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"paperscope serve did not start: {process.stderr.read().decode()}") from None
             time.sleep(0.2)
-    yield url
-    process.terminate()
-    process.wait(timeout=10)
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("web")
+    hostile = folder / "hostile.txt"
+    hostile.write_text("Hostile Papers\n" + "\n".join(HOSTILE) + "\n", encoding="utf-8")
+    db = folder / "web.db"
+    with Library(db) as library:
+        library.ingest([SEEDS, hostile])
+    with serving(db) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

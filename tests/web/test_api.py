@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import csv
 import io
+import threading
+import time
 
 import httpx
+
+from ..conftest import CORPUS, run_cli
+from .conftest import serving
 
 
 def test_search_returns_the_cli_result_shape(server):
@@ -60,3 +65,66 @@ def test_openapi_and_security_headers(server):
     assert httpx.get(f"{server}/docs").status_code == 200
     headers = httpx.get(f"{server}/").headers
     assert "script-src 'self'" in headers["content-security-policy"] and "unsafe-inline" not in headers["content-security-policy"]
+
+
+def test_searches_during_an_ingest_see_before_or_after_never_an_error(seeded_copy):
+    seen: set[int] = set()
+    errors: list[str] = []
+    done = threading.Event()
+    with serving(seeded_copy) as server:
+        before = httpx.get(f"{server}/api/stats").json()["papers"]
+
+        def hammer() -> None:
+            with httpx.Client(base_url=server, timeout=30) as client:
+                while not done.is_set():
+                    for response in (client.get("/api/search", params={"q": "robot learning", "mode": "lexical"}),
+                                     client.get("/api/papers", params={"limit": 1})):  # fmt: skip
+                        if response.status_code != 200:
+                            errors.append(f"{response.status_code} {response.text[:100]}")
+                        elif "total" in response.json():
+                            seen.add(response.json()["total"])
+
+        workers = [threading.Thread(target=hammer) for _ in range(4)]
+        for worker in workers:
+            worker.start()
+        ingest = run_cli("--db", seeded_copy, "ingest", CORPUS / "iros2013.json.gz", "--no-embed")
+        time.sleep(1)
+        done.set()
+        for worker in workers:
+            worker.join()
+        after = httpx.get(f"{server}/api/stats").json()["papers"]
+    assert ingest.code == 0, ingest.err
+    assert after > before and errors == []
+    assert seen <= {before, after} and after in seen  # never a part of the ingest
+
+
+def test_changing_data_needs_a_same_site_request(server):
+    paper = f"{server}/api/papers/{_nemo(server)}"
+    assert httpx.post(f"{paper}/tags", json={"tag": "x"}).status_code == 403  # no X-Paperscope header: a plain form
+    cross = httpx.post(f"{paper}/tags", json={"tag": "x"}, headers={"X-Paperscope": "1", "Origin": "https://evil.example"})
+    assert cross.status_code == 403 and "cross-site" in cross.json()["error"]
+    ok = httpx.post(f"{paper}/tags", json={"tag": "optimisation"}, headers={"X-Paperscope": "1"})
+    assert ok.status_code == 200 and "optimisation" in ok.json()["tags"]
+    assert httpx.delete(f"{paper}/tags/optimisation", headers={"X-Paperscope": "1"}).json()["tags"] == []
+    big = httpx.put(f"{paper}/note", content=b'{"text": "' + b"x" * 70_000 + b'"}',
+                    headers={"X-Paperscope": "1", "Content-Type": "application/json"})  # fmt: skip
+    assert big.status_code == 413
+
+
+def test_a_server_with_a_token_wants_it_for_writes_only(seeded_copy):
+    with serving(seeded_copy, env={"PAPERSCOPE_TOKEN": "s3cret-token"}) as server:
+        paper = f"{server}/api/papers/{_nemo(server)}"
+        headers = {"X-Paperscope": "1"}
+        assert httpx.get(paper).status_code == 200  # reading stays open
+        assert httpx.put(f"{paper}/state", json={"state": "read"}, headers=headers).status_code == 401
+        wrong = {**headers, "Authorization": "Bearer nope"}
+        assert httpx.put(f"{paper}/state", json={"state": "read"}, headers=wrong).status_code == 401
+        right = {**headers, "Authorization": "Bearer s3cret-token"}
+        assert httpx.put(f"{paper}/state", json={"state": "read"}, headers=right).json()["state"] == "read"
+        with httpx.Client(base_url=server) as browser_like:
+            browser_like.get("/login", params={"token": "s3cret-token"})
+            assert browser_like.put(f"{paper}/state", json={"state": None}, headers=headers).json()["state"] is None
+
+
+def _nemo(server: str) -> str:
+    return httpx.get(f"{server}/api/search", params={"q": "NEMO", "limit": 1}).json()["results"][0]["id"]

@@ -163,3 +163,27 @@ def test_the_topic_facet_narrows_a_search(server, page: Page):
     members = {p["id"] for p in httpx.get(f"{server}/api/map", params={"topic": topic}).json()["points"]}
     shown = page.locator("#results a.result-link").evaluate_all("all => all.map(a => a.getAttribute('href'))")
     assert shown and all(href.rsplit("/", 1)[1] in members for href in shown)
+
+
+def test_queue_tag_and_note_from_the_pages(server, page: Page):
+    page.goto(server + "/?q=NEMO")
+    page.locator("#results [data-queue]").first.click()
+    expect(page.locator("#results [data-queue]").first).to_have_text("✓")
+    page.locator("#results a.result-link").first.click()
+    expect(page.locator("[data-state='to read']")).to_have_attribute("aria-pressed", "true")
+    page.fill("#new-tag", "optimisation")
+    page.locator("#tag-form button").click()
+    expect(page.locator("#tag-list")).to_contain_text("optimisation")
+    page.fill("#note-text", "Compare with **PMVB** <img src=x onerror=window.__xss=9>")
+    page.click("#note-save")
+    expect(page.locator("#note-html strong")).to_have_text("PMVB")
+    assert page.locator("#note-html img").count() == 0 and page.evaluate("window.__xss") is None
+    page.goto(server + "/list")
+    expect(page.locator("main")).to_contain_text("NEMO")
+    page.goto(server + "/recommend?tag=optimisation")
+    assert page.locator("ol.results li").count() > 0
+    page.goto(server + "/papers/" + _some_id(server))
+    page.locator("[data-untag='optimisation']").click()
+    expect(page.locator("#tag-list")).not_to_contain_text("optimisation")
+    page.locator("[data-state='']").click()
+    expect(page.locator("[data-state='']")).to_have_attribute("aria-pressed", "true")

@@ -12,10 +12,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.cluster import MiniBatchKMeans
-from sklearn.decomposition import PCA
-from sklearn.feature_extraction.text import CountVectorizer
-from sklearn.manifold import TSNE
 
 SEED = 7
 MAP_TSNE_LIMIT = 5_000
@@ -49,6 +45,8 @@ def cluster(matrix: np.ndarray, texts: list[str], count: int | None = None) -> L
     n = len(texts)
     if n < 3:
         return Layout([Topic(0, "all papers", [], n)] if n else [], np.zeros(n, dtype=int), np.full((n, 2), 0.5))
+    from sklearn.cluster import MiniBatchKMeans  # imported here: a server that never clusters never loads it
+
     k = min(count or default_count(n), n - 1)
     kmeans = MiniBatchKMeans(n_clusters=k, random_state=SEED, n_init=3, batch_size=2048)
     assignment = kmeans.fit_predict(matrix)
@@ -62,7 +60,7 @@ def cluster(matrix: np.ndarray, texts: list[str], count: int | None = None) -> L
 def _keywords(texts: list[str], assignment: np.ndarray, k: int, top: int = 8) -> list[list[str]]:
     """c-TF-IDF (Grootendorst, BERTopic): each topic's texts as one document, words weighted by their
     frequency in the topic against their frequency over all topics."""
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, CountVectorizer
 
     vectorizer = CountVectorizer(stop_words=[*ENGLISH_STOP_WORDS, *_EXTRA_STOP], ngram_range=(1, 2), min_df=2,
                                  max_features=50_000, token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z0-9\-]+\b")  # fmt: skip
@@ -87,6 +85,9 @@ def _keywords(texts: list[str], assignment: np.ndarray, k: int, top: int = 8) ->
 
 
 def _layout(matrix: np.ndarray) -> np.ndarray:
+    from sklearn.decomposition import PCA
+    from sklearn.manifold import TSNE
+
     n = len(matrix)
     if n <= MAP_TSNE_LIMIT:
         xy = TSNE(n_components=2, perplexity=min(30.0, (n - 1) / 3), init="pca", random_state=SEED,

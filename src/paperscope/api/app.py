@@ -38,18 +38,26 @@ class Shared:
             yield self.library
 
 
-def create_app(db: str | Path) -> FastAPI:
-    from paperscope.api import routes
+MAX_BODY = 64 * 1024  # the largest request body (a note is at most 20,000 characters)
+
+
+def create_app(db: str | Path, token: str | None = None) -> FastAPI:
+    """The app over one library; with `token`, changing data needs it (see api/security.py)."""
+    from paperscope.api import personal, routes
     from paperscope.web import pages
 
     app = FastAPI(title="paperscope", summary="Explore a conference's paper list.", version="0.1.0")
     app.state.shared = Shared(db)
+    app.state.token = token
     app.include_router(routes.router)
+    app.include_router(personal.router)
     app.include_router(pages.router)
     pages.mount_static(app)
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next):  # type: ignore[no-untyped-def]
+        if int(request.headers.get("content-length") or 0) > MAX_BODY:
+            return JSONResponse({"error": f"request body over {MAX_BODY // 1024} KB", "status": 413}, status_code=413)
         response = await call_next(request)
         if request.url.path not in ("/docs", "/redoc"):  # FastAPI's own docs pages load their own scripts
             response.headers["Content-Security-Policy"] = CSP

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -92,11 +93,16 @@ class Vectors:
     matrix: np.ndarray  # (n, DIMENSIONS) float32, rows of unit length
 
     @classmethod
-    def from_blobs(cls, rows: list[tuple[str, bytes]]) -> Vectors:
-        matrix = np.empty((len(rows), DIMENSIONS), dtype=np.float32)
-        for i, (_, blob) in enumerate(rows):
+    def from_rows(cls, count: int, rows: Iterable[tuple[str, bytes]]) -> Vectors:
+        """From (id, stored vector) rows, streamed: memory holds the matrix, not the rows as well."""
+        matrix = np.empty((count, DIMENSIONS), dtype=np.float32)
+        ids = []
+        for i, (paper_id, blob) in enumerate(rows):
+            if i == count:
+                break
             matrix[i] = np.frombuffer(blob, dtype=STORED_DTYPE)
-        return cls([paper_id for paper_id, _ in rows], matrix)
+            ids.append(paper_id)
+        return cls(ids, matrix[: len(ids)])
 
     def __post_init__(self) -> None:
         self.position = {paper_id: i for i, paper_id in enumerate(self.ids)}

@@ -44,3 +44,25 @@ _CLEANER = nh3.Cleaner(
 def sanitize(fragment: str) -> str:
     """Only the tags paperscope writes, links only to http(s), and rel="nofollow noopener" on them."""
     return _CLEANER.clean(fragment)
+
+
+_NOTE_CLEANER = nh3.Cleaner(
+    tags=_TAGS | {"p", "ul", "ol", "li", "blockquote", "pre", "h3", "h4", "h5", "h6", "hr", "table", "thead", "tbody",
+                  "tr", "th", "td", "del"},
+    attributes={"a": {"href"}, "code": {"class"}},
+    url_schemes={"http", "https", "mailto"},
+    link_rel="nofollow noopener",
+    strip_comments=True,
+)
+
+
+@functools.cache
+def _note_parser():  # type: ignore[no-untyped-def]
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table").enable("strikethrough")
+
+
+def note_to_html(markdown: str) -> str:
+    """A reader's note (markdown, raw HTML not allowed) as safe HTML."""
+    return _NOTE_CLEANER.clean(_note_parser().render(markdown))

@@ -108,6 +108,21 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     CREATE TABLE paper_topics (paper_id TEXT PRIMARY KEY, topic INTEGER NOT NULL, x REAL NOT NULL, y REAL NOT NULL);
     CREATE INDEX paper_topics_topic ON paper_topics(topic);
     """,
+    # 5: the reader's own library, keyed by the stable paper id (it outlives re-ingests), and what
+    # each ingest changed
+    """
+    CREATE TABLE tags (paper_id TEXT NOT NULL, tag TEXT NOT NULL, added_at TEXT NOT NULL, PRIMARY KEY (paper_id, tag));
+    CREATE INDEX tags_tag ON tags(tag);
+    CREATE TABLE reading (paper_id TEXT PRIMARY KEY, state TEXT NOT NULL CHECK (state IN ('to read', 'reading', 'read')),
+                          updated_at TEXT NOT NULL);
+    CREATE TABLE notes (paper_id TEXT PRIMARY KEY, text TEXT NOT NULL, updated_at TEXT NOT NULL);
+    CREATE TABLE saved_searches (name TEXT PRIMARY KEY, query TEXT NOT NULL, mode TEXT NOT NULL, filters TEXT NOT NULL,
+                                 last_seen TEXT NOT NULL);
+    CREATE TABLE changes (id INTEGER PRIMARY KEY, at TEXT NOT NULL, paper_id TEXT NOT NULL, kind TEXT NOT NULL,
+                          detail TEXT NOT NULL);
+    CREATE INDEX changes_at ON changes(at);
+    CREATE INDEX changes_paper ON changes(paper_id);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _ORDERS = {"id": "id", "venue": "venue, year, id", "year": "year, venue, id", "title": "display_title, id"}
@@ -120,6 +135,10 @@ _CHUNK = 500  # host parameters per IN (...) query
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _now_precise() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def open_store(path: str | Path) -> SQLiteStore:
@@ -138,6 +157,7 @@ class SQLiteStore:
             raise PaperscopeError(f"{path}: not a paperscope database ({exc})") from None
         self.db.execute("PRAGMA foreign_keys=ON")
         self._frequencies: dict[str, object] = {}  # document frequencies search has looked up
+        self._stamp = _now_precise()
         self.db.execute("PRAGMA synchronous=NORMAL")
         # Ingest inserts into indexes keyed by hashes, i.e. at random places: keep their pages in memory.
         self.db.execute("PRAGMA cache_size=-131072")
@@ -161,6 +181,7 @@ class SQLiteStore:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         self.db.execute("BEGIN IMMEDIATE")
+        self._stamp = _now_precise()  # every change logged in this transaction carries it
         try:
             yield
         except BaseException:
@@ -232,8 +253,12 @@ class SQLiteStore:
         return [RawRecord.from_dict(orjson.loads(r[0])) for r in rows]
 
     def add_papers(self, rows: Iterable[tuple[Paper, str, str | None, tuple[int, ...]]]) -> None:
-        """Insert papers known to be new: rows of (paper, key, title key, LSH bands)."""
+        """Insert papers known to be new: rows of (paper, key, title key, LSH bands); logged as added."""
         rows = list(rows)
+        self._insert(rows)
+        self._log((p.id, "added", p.display_title) for p, _, _, _ in rows)
+
+    def _insert(self, rows: list[tuple[Paper, str, str | None, tuple[int, ...]]]) -> None:
         now = _now()
         self.db.executemany(
             "INSERT INTO papers (id, key, title_key, venue, year, display_title, contribution, has_code, data,"
@@ -253,9 +278,17 @@ class SQLiteStore:
         old = self.db.execute("SELECT data FROM papers WHERE id = ?", (paper.id,)).fetchone()
         if old and old[0] == data:
             return "unchanged"
+        if not old:
+            self.add_papers([(paper, key, title_key, bands)])
+            return "created"
         self._drop(paper.id)
-        self.add_papers([(paper, key, title_key, bands)])
-        return "updated" if old else "created"
+        self._insert([(paper, key, title_key, bands)])
+        before = _unpack(old[0])
+        changed = [f"{name}: {_short(getattr(before, name))} → {_short(getattr(paper, name))}"
+                   for name in ("status", "title", "abstract") if getattr(before, name) != getattr(paper, name)]  # fmt: skip
+        if changed:
+            self._log([(paper.id, "changed", "; ".join(changed))])
+        return "updated"
 
     def _drop(self, paper_id: str) -> None:
         """A paper out of the papers table, its bands and its search index row."""
@@ -269,12 +302,95 @@ class SQLiteStore:
 
     def remove_orphans(self) -> int:
         """Delete papers no source points at any more (their list changed); returns how many."""
-        orphans = [r[0] for r in self.db.execute("SELECT id FROM papers WHERE id NOT IN (SELECT paper_id FROM sources)")]
-        for paper_id in orphans:
+        orphans = self.db.execute(
+            "SELECT id, display_title FROM papers WHERE id NOT IN (SELECT paper_id FROM sources)").fetchall()
+        for paper_id, _ in orphans:
             self._drop(paper_id)
+        self._log((paper_id, "removed", title) for paper_id, title in orphans)
         # A changed paper keeps its vector while the text it embeds is the same; a removed one loses it.
         self.db.execute("DELETE FROM vectors WHERE paper_id NOT IN (SELECT id FROM papers)")
         return len(orphans)
+
+    def _log(self, rows: Iterable[tuple[str, str, str]]) -> None:
+        self.db.executemany("INSERT INTO changes (at, paper_id, kind, detail) VALUES (?, ?, ?, ?)",
+                            ((self._stamp, pid, kind, detail) for pid, kind, detail in rows))  # fmt: skip
+
+    def changes(self, since: str | None = None) -> list[tuple[str, str, str, str]]:
+        """(at, paper id, kind, detail) of the changes after `since` (default: the last ingest that changed anything)."""
+        if since is None:
+            last = self.db.execute("SELECT max(at) FROM changes").fetchone()[0]
+            rows = self.db.execute("SELECT at, paper_id, kind, detail FROM changes WHERE at = ? ORDER BY kind, id", (last,))
+        else:
+            rows = self.db.execute("SELECT at, paper_id, kind, detail FROM changes WHERE at > ? ORDER BY at, kind, id",
+                                   (since,))  # fmt: skip
+        return rows.fetchall()
+
+    def added_since(self, since: str) -> set[str]:
+        return {r[0] for r in self.db.execute("SELECT paper_id FROM changes WHERE kind = 'added' AND at > ?", (since,))}
+
+    def document_frequency(self, word: str) -> int:
+        """How many papers' indexed text holds `word` (FTS5's own vocabulary; remembered)."""
+        return lexical._frequencies(self.db, self._frequencies)(f'"{word}"')
+
+    # the reader's own library
+
+    def tag(self, paper_id: str, tag: str, on: bool) -> None:
+        if on:
+            self.db.execute("INSERT OR IGNORE INTO tags (paper_id, tag, added_at) VALUES (?, ?, ?)", (paper_id, tag, _now()))
+        else:
+            self.db.execute("DELETE FROM tags WHERE paper_id = ? AND tag = ?", (paper_id, tag))
+
+    def tags(self, paper_id: str | None = None) -> list[tuple[str, int]]:
+        """(tag, papers) over the library, or the tags of one paper (count 1 each)."""
+        if paper_id is not None:
+            return [(t, 1) for (t,) in self.db.execute("SELECT tag FROM tags WHERE paper_id = ? ORDER BY tag", (paper_id,))]
+        return self.db.execute("SELECT tag, count(*) FROM tags GROUP BY tag ORDER BY tag").fetchall()
+
+    def set_state(self, paper_id: str, state: str | None) -> None:
+        if state is None:
+            self.db.execute("DELETE FROM reading WHERE paper_id = ?", (paper_id,))
+        else:
+            self.db.execute("INSERT OR REPLACE INTO reading (paper_id, state, updated_at) VALUES (?, ?, ?)",
+                            (paper_id, state, _now()))  # fmt: skip
+
+    def state(self, paper_id: str) -> str | None:
+        row = self.db.execute("SELECT state FROM reading WHERE paper_id = ?", (paper_id,)).fetchone()
+        return row[0] if row else None
+
+    def set_note(self, paper_id: str, text: str) -> None:
+        if text.strip():
+            self.db.execute("INSERT OR REPLACE INTO notes (paper_id, text, updated_at) VALUES (?, ?, ?)",
+                            (paper_id, text, _now()))  # fmt: skip
+        else:
+            self.db.execute("DELETE FROM notes WHERE paper_id = ?", (paper_id,))
+
+    def note(self, paper_id: str) -> str | None:
+        row = self.db.execute("SELECT text FROM notes WHERE paper_id = ?", (paper_id,)).fetchone()
+        return row[0] if row else None
+
+    def listed(self, tag: str | None = None, state: str | None = None) -> list[str]:
+        """Ids of the papers with this tag and/or in this reading state (any state: the reading list)."""
+        clauses, params = [], []
+        if tag is not None:
+            clauses.append("id IN (SELECT paper_id FROM tags WHERE tag = ?)")
+            params.append(tag)
+        if state is not None:
+            clauses.append("id IN (SELECT paper_id FROM reading WHERE state = ?)")
+            params.append(state)
+        if not clauses:
+            clauses.append("id IN (SELECT paper_id FROM reading)")
+        return [r[0] for r in self.db.execute(f"SELECT id FROM papers WHERE {' AND '.join(clauses)} ORDER BY display_title",
+                                              params)]  # fmt: skip
+
+    def save_search(self, name: str, query: str, mode: str, filters: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO saved_searches (name, query, mode, filters, last_seen) VALUES (?, ?, ?, ?, ?)",
+                        (name, query, mode, filters, _now_precise()))  # fmt: skip
+
+    def saved_searches(self) -> list[tuple[str, str, str, str, str]]:
+        return self.db.execute("SELECT name, query, mode, filters, last_seen FROM saved_searches ORDER BY name").fetchall()
+
+    def seen(self, name: str) -> None:
+        self.db.execute("UPDATE saved_searches SET last_seen = ? WHERE name = ?", (_now_precise(), name))
 
     # vectors
 
@@ -292,12 +408,14 @@ class SQLiteStore:
     def put_vectors(self, rows: Iterable[tuple[str, str, bytes]]) -> None:
         self.db.executemany("INSERT OR REPLACE INTO vectors (paper_id, embed_hash, vector) VALUES (?, ?, ?)", rows)
 
-    def vector_rows(self) -> list[tuple[str, bytes]]:
-        """(paper id, vector) of every paper whose vector is up to date."""
-        return self.db.execute(
-            "SELECT v.paper_id, v.vector FROM vectors AS v JOIN papers AS p"
-            " ON p.id = v.paper_id AND p.embed_hash = v.embed_hash ORDER BY p.rowid"
-        ).fetchall()
+    _CURRENT = " FROM vectors AS v JOIN papers AS p ON p.id = v.paper_id AND p.embed_hash = v.embed_hash"
+
+    def count_vectors(self) -> int:
+        return int(self.db.execute("SELECT count(*)" + self._CURRENT).fetchone()[0])
+
+    def vector_rows(self) -> Iterator[tuple[str, bytes]]:
+        """(paper id, vector) of every paper whose vector is up to date, streamed."""
+        return self.db.execute("SELECT v.paper_id, v.vector" + self._CURRENT + " ORDER BY p.rowid")
 
     def version(self) -> tuple[int, int]:
         """Changes whenever the library does (another connection's commit or this one's write); O(1)."""
@@ -333,7 +451,7 @@ class SQLiteStore:
     def check(self) -> dict[str, object]:
         """PRAGMA integrity_check and what the library holds."""
         problems = [row[0] for row in self.db.execute("PRAGMA integrity_check")]
-        counts = {table: int(self.db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])  # noqa: S608 (constants)
+        counts = {table: int(self.db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
                   for table in ("files", "papers", "sources", "vectors", "topics")}  # fmt: skip
         return {"integrity": "ok" if problems == ["ok"] else problems, **counts,
                 "vectors_missing": self.count_missing_vectors(), "schema": SCHEMA_VERSION}  # fmt: skip
@@ -426,6 +544,11 @@ def _unpack(stored: str, topic: str | None = None) -> Paper:
     if topic:
         data["topics"] = [topic]
     return Paper.from_dict(data)
+
+
+def _short(value: object, chars: int = 60) -> str:
+    text = "none" if value is None else str(value)
+    return text if len(text) <= chars else text[: chars - 1] + "…"
 
 
 def _chunks(values: list, size: int = _CHUNK) -> Iterator[list]:

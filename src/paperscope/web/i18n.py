@@ -26,7 +26,12 @@ WORDS: dict[str, dict[str, str]] = {
         "map_help": "Hover a dot for its title, click to open it; scroll to zoom, drag to pan.",
         "map_sample": "an even sample of", "claims_note": "Claims as extracted from the abstracts, not a verified leaderboard.",
         "sentence": "Sentence", "paper": "Paper", "no_claims": "No claim on this benchmark was extracted.",
-        "reset": "Reset view", "top_claims": "Claims by benchmark",
+        "reset": "Reset view", "top_claims": "Claims by benchmark", "mine": "My library", "list": "Reading list",
+        "tags": "Tags", "add_tag": "Add a tag", "note": "Note", "save": "Save", "state": "Reading state",
+        "to read": "To read", "reading": "Reading", "read": "Read", "none": "Not listed", "queue": "+ To read",
+        "recommend": "Recommended", "news": "News", "changes": "Changes", "because": "because",
+        "added": "Added", "changed": "Changed", "removed": "Withdrawn", "no_news": "No saved searches yet.",
+        "nothing": "Nothing here yet.", "remove": "remove",
     },
     "zh": {
         "search": "搜索", "browse": "浏览", "query_label": "搜索论文",
@@ -46,7 +51,12 @@ WORDS: dict[str, dict[str, str]] = {
         "map_help": "悬停查看标题，点击打开；滚轮缩放，拖动平移。",
         "map_sample": "均匀抽样显示", "claims_note": "以下结论从摘要中抽取，并非经过核实的排行榜。",
         "sentence": "原句", "paper": "论文", "no_claims": "没有从摘要中抽取到关于该基准的结论。",
-        "reset": "重置视图", "top_claims": "各基准上的结论",
+        "reset": "重置视图", "top_claims": "各基准上的结论", "mine": "我的文库", "list": "阅读清单",
+        "tags": "标签", "add_tag": "添加标签", "note": "笔记", "save": "保存", "state": "阅读状态",
+        "to read": "待读", "reading": "在读", "read": "已读", "none": "不在清单", "queue": "+ 待读",
+        "recommend": "推荐", "news": "新论文", "changes": "变更", "because": "因为",
+        "added": "新增", "changed": "有改动", "removed": "已撤回", "no_news": "还没有保存的搜索。",
+        "nothing": "这里还没有内容。", "remove": "移除",
     },
 }  # fmt: skip
 

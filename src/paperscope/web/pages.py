@@ -8,14 +8,18 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, FastAPI, Query, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from paperscope.analyze.charts import PALETTE, bars, topic_map
+from paperscope.api.personal import mine
 from paperscope.api.routes import FiltersParam
+from paperscope.api.security import COOKIE as TOKEN_COOKIE
+from paperscope.errors import PaperscopeError
 from paperscope.index.lexical import MAX_QUERY_CHARS
 from paperscope.library import MODES, NotFound
+from paperscope.personal import STATES, Personal
 from paperscope.results import related_paper, search_hit
 from paperscope.web.i18n import COOKIE, LANGUAGES, WORDS, language
 
@@ -113,7 +117,51 @@ def paper_page(request: Request, paper_id: str) -> HTMLResponse:
     with request.app.state.shared.use() as library:
         paper = library.paper(paper_id)
         related = [related_paper(r) for r in library.related(paper.id, 8)]
-    return _render(request, "paper.html", paper=paper, related=related, exports=EXPORTS)
+        yours = mine(Personal(library), paper.id)
+    return _render(request, "paper.html", paper=paper, related=related, exports=EXPORTS, mine=yours, states=STATES)
+
+
+@router.get("/list", response_class=HTMLResponse)
+def list_page(request: Request, tag: Annotated[str | None, Query(max_length=60)] = None) -> HTMLResponse:
+    with request.app.state.shared.use() as library:
+        personal = Personal(library)
+        papers = [(p, personal.state(p.id)) for p in personal.listed(tag)]
+        tags = personal.tags()
+    return _render(request, "list.html", papers=papers, tags=tags, tag=tag)
+
+
+@router.get("/recommend", response_class=HTMLResponse)
+def recommend_page(request: Request, tag: Annotated[str | None, Query(max_length=60)] = None) -> HTMLResponse:
+    with request.app.state.shared.use() as library:
+        personal = Personal(library)
+        try:
+            found, problem = personal.recommend(tag, 20), None
+        except PaperscopeError as error:
+            found, problem = [], str(error)
+        tags = personal.tags()
+    return _render(request, "recommend.html", found=found, problem=problem, tags=tags, tag=tag)
+
+
+@router.get("/news", response_class=HTMLResponse)
+def news_page(request: Request) -> HTMLResponse:
+    with request.app.state.shared.use() as library:
+        found = {name: [search_hit(h) for h in hits] for name, hits in Personal(library).news(mark_seen=False).items()}
+    return _render(request, "news.html", found=found)
+
+
+@router.get("/changes", response_class=HTMLResponse)
+def changes_page(request: Request) -> HTMLResponse:
+    with request.app.state.shared.use() as library:
+        found = Personal(library).changes()
+    return _render(request, "changes.html", found=found)
+
+
+@router.get("/login")
+def login(request: Request, token: Annotated[str, Query(max_length=200)]) -> RedirectResponse:
+    """Keeps the server's token in a cookie, so this browser may change data."""
+    response = RedirectResponse("/", status_code=303)
+    response.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="strict", max_age=30 * 86400)
+    return response
 
 
 MAP_LIMIT = 20_000  # dots drawn on the map page; a larger library shows an even sample

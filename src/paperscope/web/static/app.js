@@ -105,3 +105,45 @@
   document.getElementById("map-form").addEventListener("submit", (event) => { event.preventDefault(); mark(); });
   reset.addEventListener("click", () => { view = home.slice(); apply(); box.value = ""; mark(); });
 })();
+
+// The reader's own library: reading state, tags and note on a paper page; "+ To read" on results.
+(function () {
+  async function send(method, path, body) {
+    const response = await fetch(path, {
+      method, headers: { "Content-Type": "application/json", "X-Paperscope": "1" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error((await response.json()).error || response.statusText);
+    return response.json();
+  }
+
+  document.addEventListener("click", async (event) => {
+    const queue = event.target.closest("[data-queue]");
+    if (!queue) return;
+    await send("PUT", "/api/papers/" + queue.dataset.queue + "/state", { state: "to read" });
+    queue.disabled = true;
+    queue.textContent = "✓";
+  });
+
+  const mine = document.getElementById("mine");
+  if (!mine) return;
+  const base = "/api/papers/" + mine.dataset.paper;
+  const reload = () => location.reload();
+  mine.querySelectorAll("[data-state]").forEach((button) => button.addEventListener("click", async () => {
+    await send("PUT", base + "/state", { state: button.dataset.state || null });
+    mine.querySelectorAll("[data-state]").forEach((b) => b.setAttribute("aria-pressed", String(b === button)));
+  }));
+  mine.querySelectorAll("[data-untag]").forEach((button) => button.addEventListener("click", async () => {
+    await send("DELETE", base + "/tags/" + encodeURIComponent(button.dataset.untag));
+    reload();
+  }));
+  document.getElementById("tag-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = document.getElementById("new-tag");
+    if (input.value.trim()) { await send("POST", base + "/tags", { tag: input.value }); reload(); }
+  });
+  document.getElementById("note-save").addEventListener("click", async () => {
+    const saved = await send("PUT", base + "/note", { text: document.getElementById("note-text").value });
+    document.getElementById("note-html").innerHTML = saved.note_html || "";  // sanitised by the server (nh3)
+  });
+})();

@@ -1,0 +1,143 @@
+"""The reader's own library: reading list, tags, notes, saved searches and what is new for them,
+changes between ingests, and recommendations. Stored in the same file as the papers, keyed by the
+stable paper ids, so all of it survives re-ingesting the lists."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import orjson
+
+from paperscope.analyze.recommend import recommend
+from paperscope.errors import PaperscopeError
+from paperscope.index import lexical
+from paperscope.library import MODES, Library, SearchHit
+from paperscope.model import Paper
+
+STATES = ("to read", "reading", "read")
+MAX_TAG = 60
+MAX_NOTE = 20_000
+_TAG = re.compile(r"[^\s,;][^,;]*")
+_WORD = re.compile(r"[a-z][a-z0-9]{2,}")
+
+
+@dataclass
+class Suggestion:
+    paper: Paper
+    score: float
+    because: Paper  # the liked paper it is nearest to
+    similarity: float
+    shared_terms: list[str]
+
+    @property
+    def reason(self) -> str:
+        terms = f"; shares {', '.join(self.shared_terms)}" if self.shared_terms else ""
+        return f"near {self.because.display_title} ({self.similarity:.2f}){terms}"
+
+
+@dataclass
+class Change:
+    at: str
+    paper_id: str
+    kind: str  # added, changed, removed
+    detail: str
+
+
+class Personal:
+    def __init__(self, library: Library) -> None:
+        self.library = library
+        self.store = library.store
+
+    def tag(self, paper_id: str, tag: str, on: bool = True) -> Paper:
+        paper = self.library.paper(paper_id)
+        with self.store.transaction():
+            self.store.tag(paper.id, clean_tag(tag), on)
+        return paper
+
+    def tags(self, paper_id: str | None = None) -> list[tuple[str, int]]:
+        return self.store.tags(paper_id)
+
+    def set_state(self, paper_id: str, state: str | None) -> Paper:
+        if state is not None and state not in STATES:
+            raise PaperscopeError(f"unknown reading state {state!r}; one of {', '.join(STATES)}")
+        paper = self.library.paper(paper_id)
+        with self.store.transaction():
+            self.store.set_state(paper.id, state)
+        return paper
+
+    def state(self, paper_id: str) -> str | None:
+        return self.store.state(paper_id)
+
+    def set_note(self, paper_id: str, text: str) -> Paper:
+        if len(text) > MAX_NOTE:
+            raise PaperscopeError(f"a note is at most {MAX_NOTE:,} characters")
+        paper = self.library.paper(paper_id)
+        with self.store.transaction():
+            self.store.set_note(paper.id, text)
+        return paper
+
+    def note(self, paper_id: str) -> str | None:
+        return self.store.note(paper_id)
+
+    def listed(self, tag: str | None = None, state: str | None = None) -> list[Paper]:
+        if state is not None and state not in STATES:
+            raise PaperscopeError(f"unknown reading state {state!r}; one of {', '.join(STATES)}")
+        return [self.library.paper(pid) for pid in self.store.listed(tag and clean_tag(tag), state)]
+
+    def recommend(self, tag: str | None = None, limit: int = 20) -> list[Suggestion]:
+        """Papers like those with `tag` (or on the reading list), best first, each with its reason."""
+        liked = self.store.listed(tag and clean_tag(tag), None)
+        if not liked:
+            raise PaperscopeError(f"no paper is tagged {tag!r}" if tag else "the reading list is empty")
+        found = recommend(self.library.vectors(), liked, limit)
+        suggestions = []
+        for item in found:
+            paper, because = self.library.paper(item.paper_id), self.library.paper(item.nearest)
+            terms = shared_terms(paper, because, self.store.document_frequency)
+            suggestions.append(Suggestion(paper, item.score, because, item.similarity, terms))
+        return suggestions
+
+    def save_search(self, name: str, query: str, mode: str = "hybrid", filters: lexical.Filters | None = None) -> None:
+        if mode not in MODES:
+            raise PaperscopeError(f"unknown search mode {mode!r}; one of {', '.join(MODES)}")
+        if not name.strip():
+            raise PaperscopeError("a saved search needs a name")
+        stored = orjson.dumps((filters or lexical.Filters()).__dict__).decode()
+        with self.store.transaction():
+            self.store.save_search(name.strip(), query, mode, stored)
+
+    def saved_searches(self) -> list[tuple[str, str, str]]:
+        return [(name, query, mode) for name, query, mode, _, _ in self.store.saved_searches()]
+
+    def news(self, mark_seen: bool = True, limit: int = 100) -> dict[str, list[SearchHit]]:
+        """For each saved search, its results among the papers added since it was last looked at."""
+        found: dict[str, list[SearchHit]] = {}
+        for name, query, mode, filters, last_seen in self.store.saved_searches():
+            fresh = self.store.added_since(last_seen)
+            stored = orjson.loads(filters)
+            chosen = lexical.Filters(**{**stored, "years": tuple(stored["years"]) if stored.get("years") else None})
+            hits = self.library.search(query, 1_000, chosen, mode=mode) if fresh else []
+            found[name] = [hit for hit in hits if hit.paper.id in fresh][:limit]
+            if mark_seen:
+                with self.store.transaction():
+                    self.store.seen(name)
+        return found
+
+    def changes(self, since: str | None = None) -> list[Change]:
+        return [Change(*row) for row in self.store.changes(since)]
+
+
+def clean_tag(tag: str) -> str:
+    match = _TAG.search(tag.strip())
+    if not match or len(match.group().strip()) > MAX_TAG:
+        raise PaperscopeError(f"a tag is 1–{MAX_TAG} characters without commas or semicolons, not {tag!r}")
+    return match.group().strip()
+
+
+def shared_terms(paper: Paper, other: Paper, frequency: Callable[[str], int], top: int = 4) -> list[str]:
+    """The rarest words (fewest papers in the library use them) that both abstracts use."""
+    theirs = set(_WORD.findall(other.abstract.lower()))
+    both = {w for w in _WORD.findall(paper.abstract.lower()) if w in theirs} - lexical._STOPWORDS
+    return sorted(both, key=lambda w: (frequency(w), w))[:top]

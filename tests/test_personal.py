@@ -1,0 +1,105 @@
+"""The reader's own library: tags, reading list, notes, saved searches and news, changes, recommendations."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from paperscope.errors import PaperscopeError
+from paperscope.library import Library
+from paperscope.normalize.html import note_to_html
+from paperscope.personal import Personal
+
+from .conftest import CORPUS, SEEDS, run_cli
+
+VSD, AURORA, NEMO = "lb4pvidcied2", "etoxgtwakr3b", "drqlcr3nir3z"
+
+
+def test_tags_states_and_notes_survive_a_reingest(seeded_copy, tmp_path):
+    with Library(seeded_copy) as library:
+        me = Personal(library)
+        me.tag(VSD, "decoding")
+        me.tag(AURORA.upper(), "decoding")
+        me.set_state(VSD, "to read")
+        me.set_note(NEMO, "Compare with **PMVB**.")
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    for page in SEEDS.iterdir():  # the same lists at another path, plus one changed line
+        (moved / page.name).write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
+    with Library(seeded_copy) as library:
+        library.ingest([moved])
+        me = Personal(library)
+        assert {p.id for p in me.listed("decoding")} == {VSD, AURORA}
+        assert [p.id for p in me.listed()] == [VSD] and me.state(VSD) == "to read"
+        assert me.note(NEMO) == "Compare with **PMVB**."
+
+
+def test_bad_personal_input_is_a_clear_error(seeded_copy):
+    with Library(seeded_copy) as library:
+        me = Personal(library)
+        for call in (lambda: me.tag("nosuchpaper", "x"), lambda: me.tag(VSD, " , "),
+                     lambda: me.set_state(VSD, "skimmed"), lambda: me.recommend("nothing-tagged")):  # fmt: skip
+            with pytest.raises(PaperscopeError):
+                call()
+
+
+def test_notes_render_safely():
+    html = note_to_html('**bold** <script>alert(1)</script> [x](javascript:alert(1)) [ok](https://example.org)')
+    assert "<strong>bold</strong>" in html and "<script" not in html and 'href="javascript' not in html
+    assert 'href="https://example.org"' in html
+
+
+def test_the_command_line_round_trip(seeded_copy, tmp_path):
+    db = ("--db", seeded_copy)
+    assert run_cli(*db, "tag", VSD, "decoding", "fast").out.strip() == f"{VSD}: tags decoding, fast"
+    assert run_cli(*db, "tag", VSD, "fast", "--remove").out.strip() == f"{VSD}: tags decoding"
+    run_cli(*db, "tag", AURORA, "decoding")
+    assert run_cli(*db, "queue", VSD).code == 0
+    assert run_cli(*db, "read", AURORA, "--state", "reading").code == 0
+    listed = json.loads(run_cli(*db, "list", "--json").out)["papers"]
+    assert {(p["id"], p["state"]) for p in listed} == {(VSD, "to read"), (AURORA, "reading")}
+    assert json.loads(run_cli(*db, "tags", "--json").out) == {"tags": [{"tag": "decoding", "papers": 2}]}
+    run_cli(*db, "note", NEMO, "Read **after** PMVB.")
+    assert run_cli(*db, "note", NEMO).out.strip() == "Read **after** PMVB."
+    suggestions = json.loads(run_cli(*db, "recommend", "--tag", "decoding", "--limit", "5", "--json").out)["suggestions"]
+    assert len(suggestions) == 5 and not {s["id"] for s in suggestions} & {VSD, AURORA}
+    assert all(s["reason"].startswith("near ") for s in suggestions)
+    out = tmp_path / "decoding.bib"
+    assert run_cli(*db, "export", "-f", "bibtex", "--tag", "decoding", "-o", out).code == 0
+    assert out.read_text(encoding="utf-8").count("@inproceedings") == 2
+    bad = run_cli(*db, "read", VSD, "--state", "skimmed")
+    assert bad.code == 1 and bad.err.startswith("error: unknown reading state")
+
+
+def test_saved_searches_show_what_a_later_ingest_added(seeded_copy):
+    db = ("--db", seeded_copy)
+    assert run_cli(*db, "save", "robots", "robot manipulation", "--mode", "lexical").code == 0
+    assert json.loads(run_cli(*db, "news", "--json").out) == {"robots": []}
+    run_cli(*db, "ingest", CORPUS / "corl2024.json.gz", "--no-embed")
+    fresh = json.loads(run_cli(*db, "news", "--json").out)["robots"]
+    assert fresh and all(hit["venue"] == "CORL" for hit in fresh)
+    assert json.loads(run_cli(*db, "news", "--json").out) == {"robots": []}  # seen now
+
+
+def test_changes_between_two_versions_of_a_list(tmp_path):
+    items = json.loads(gzip.decompress((CORPUS / "uai2019.json.gz").read_bytes()))[:6]
+    listing = tmp_path / "uai2019.json"
+    listing.write_text(json.dumps(items), encoding="utf-8")
+    db = ("--db", tmp_path / "lib.db")
+    run_cli(*db, "ingest", listing, "--no-embed")
+    later = [dict(item) for item in items]
+    later[0]["status"] = "Oral" if later[0].get("status") != "Oral" else "Poster"
+    later[1]["abstract"] = later[1]["abstract"] + " Code is available."
+    withdrawn = later.pop(2)
+    later.append({"title": "A paper added later", "abstract": "We add a paper to the list after the first download."})
+    listing.write_text(json.dumps(later), encoding="utf-8")  # the same list, downloaded again
+    run_cli(*db, "ingest", listing, "--no-embed")
+    found = json.loads(run_cli(*db, "changes", "--json").out)["changes"]
+    by_kind = {kind: [c for c in found if c["kind"] == kind] for kind in ("added", "changed", "removed")}
+    assert [c["detail"] for c in by_kind["added"]] == ["A paper added later"]
+    assert [c["detail"] for c in by_kind["removed"]] == [withdrawn["title"]]
+    details = sorted(c["detail"].split(":")[0] for c in by_kind["changed"])
+    assert details == ["abstract", "status"], found
+    assert run_cli(*db, "changes").out.startswith("added: 1")
