@@ -275,7 +275,7 @@ def _run(db: sqlite3.Connection, expression: str, limit: int, where: str, params
     return [LexicalHit(paper_id, score) for paper_id, score in rows]
 
 
-def snippet(text: str, query: Query, words: int = 32) -> str:
+def snippet(text: str, query: Query, chars: int = 240) -> str:
     """The stretch of `text` with the most query words, those words between \x02 and \x03; "" if none.
 
     Made here rather than by FTS5's snippet(), which re-reads every matching row's text: for the
@@ -284,18 +284,15 @@ def snippet(text: str, query: Query, words: int = 32) -> str:
     wanted = {w for term in query.must for w in _WORD.findall(term.split(":")[-1].lower())} - _STOPWORDS
     if not wanted or not text:
         return ""
-    tokens = re.split(r"(\s+)", text)  # words and the spaces between them, kept
-    hits = [i for i, token in enumerate(tokens) if _matches(token, wanted)]
-    if not hits:
+    alternatives = "|".join(map(re.escape, sorted(wanted, key=len, reverse=True)))
+    pattern = re.compile(rf"\b(?:{alternatives})s?\b", re.IGNORECASE)
+    starts = [match.start() for match in pattern.finditer(text)]
+    if not starts:
         return ""
-    span = 2 * words  # tokens include the spaces
-    start = max((max(0, h - span // 4) for h in hits), key=lambda s: sum(s <= h < s + span for h in hits))
-    start = min(start, hits[0]) if hits[0] - start > span else start
-    window = tokens[start : start + span]
-    marked = "".join(_WORD.sub(lambda m: f"\x02{m.group()}\x03" if _matches(m.group(), wanted) else m.group(), t)
-                     for t in window).strip()  # fmt: skip
-    return ("…" if start else "") + marked + ("…" if start + span < len(tokens) else "")
-
-
-def _matches(token: str, wanted: set[str]) -> bool:
-    return any(word in wanted or word.rstrip("s") in wanted for word in _WORD.findall(token.lower()))
+    best = max(starts, key=lambda start: sum(start <= other < start + chars for other in starts))
+    begin = max(0, best - chars // 4)
+    begin = text.rfind(" ", 0, begin) + 1 if begin else 0
+    end = text.find(" ", begin + chars)
+    end = len(text) if end == -1 else end
+    marked = pattern.sub(lambda match: f"\x02{match.group()}\x03", text[begin:end])
+    return ("…" if begin else "") + marked + ("…" if end < len(text) else "")
