@@ -1,0 +1,68 @@
+"""CSV and TSV paper tables: columns recognised by their header names, `|` or `;` between authors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from paperscope.errors import InputError
+from paperscope.model import RawRecord, Source
+from paperscope.sources.files import decode_utf8, read_bytes
+
+FORMAT = "table"
+COLUMNS = {
+    "title": ("title", "paper title", "name"),
+    "abstract": ("abstract", "summary", "tldr"),
+    "authors": ("authors", "author", "author names"),
+    "venue": ("venue", "conference", "booktitle", "journal"),
+    "year": ("year", "publication year"),
+    "id": ("uid", "id", "paper id", "openreview id", "forum"),
+    "url": ("url", "link", "pdf", "site"),
+    "keywords": ("keywords", "tags", "topics"),
+}  # fmt: skip
+
+
+def sniff(name: str, head: bytes) -> bool:
+    first = head.decode("utf-8", errors="ignore").lstrip("\ufeff").split("\n", 1)[0].lower()
+    return ("," in first or "\t" in first) and "title" in first and not first.lstrip().startswith(("[", "{", "@"))
+
+
+def read(path: Path) -> Iterator[RawRecord]:
+    text = decode_utf8(read_bytes(path), path.name)
+    dialect = csv.excel_tab if "\t" in text.split("\n", 1)[0] else csv.excel
+    reader = csv.DictReader(io.StringIO(text, newline=""), dialect=dialect, strict=True)
+    header = {(name or "").strip().lower(): name for name in reader.fieldnames or []}
+    chosen = {field: next((header[n] for n in names if n in header), None) for field, names in COLUMNS.items()}
+    if not chosen["title"] and not chosen["abstract"]:
+        raise InputError(path.name, 1, "no title or abstract column in the header")
+    try:
+        for row in reader:
+            def value(field: str, row: dict[str, str | None] = row) -> str | None:
+                column = chosen[field]
+                text = (row.get(column) or "").strip() if column else ""
+                return text or None
+
+            year = re.search(r"\d{4}", value("year") or "")
+            url = value("url")
+            yield RawRecord(
+                source=Source(path.name, reader.line_num, None, FORMAT, value("id")),
+                title=value("title"),
+                abstract=value("abstract"),
+                authors=_split(value("authors")),
+                venue=value("venue"),
+                year=int(year.group()) if year else None,
+                keywords=_split(value("keywords")),
+                urls={"site": url} if url else {},
+            )
+    except csv.Error as exc:
+        raise InputError(path.name, reader.line_num, f"broken CSV: {exc}") from None
+
+
+def _split(text: str | None) -> list[str]:
+    if not text:
+        return []
+    separator = "|" if "|" in text else ";" if ";" in text else ","
+    return [part.strip() for part in text.split(separator) if part.strip()]

@@ -1,0 +1,111 @@
+"""The other input formats, read from the real samples in ../shared/formats, and broken variants."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paperscope.errors import InputError
+from paperscope.library import Library
+from paperscope.sources import reader_for
+
+from .conftest import SHARED, run_cli
+
+FORMATS = SHARED / "formats"
+
+
+def read(name: str) -> tuple[str, list]:
+    path = FORMATS / name
+    reader = reader_for(path)
+    return reader.FORMAT, list(reader.read(path))
+
+
+@pytest.mark.parametrize(("name", "fmt", "count"), [
+    ("arxiv_atom.xml", "arxiv", 40), ("arxiv_atom_legacy.xml", "arxiv", 10), ("arxiv_rss.xml", "arxiv", 4),
+    ("proceedings.bib", "bibtex", 39), ("tricky.bib", "bibtex", 31), ("papers.csv", "table", 40),
+    ("sample.csl.json", "csl-json", 26), ("sample.ris", "ris", 1),
+])  # fmt: skip
+def test_each_sample_is_sniffed_and_read(name, fmt, count):
+    found, records = read(name)
+    assert (found, len(records)) == (fmt, count)
+    assert all(r.title for r in records)
+
+
+def test_arxiv_records_carry_ids_links_and_categories():
+    _, records = read("arxiv_atom.xml")
+    first = records[0]
+    assert first.source.external_id == "arXiv:2202.12139" and first.year == 2022
+    assert first.urls["pdf"].startswith("http") and first.urls["site"] == "https://arxiv.org/abs/2202.12139"
+    assert first.authors and first.keywords
+    assert sum(1 for r in records if "doi" in r.urls) == 9  # the README: 9 entries with a DOI
+    _, rss = read("arxiv_rss.xml")
+    assert all(r.abstract and not r.abstract.startswith("arXiv:") for r in rss)  # the "Announce Type" prefix is gone
+
+
+def test_bibtex_macros_crossref_and_latex():
+    _, records = read("tricky.bib")
+    venues = {r.venue for r in records if r.venue}
+    assert not any("\\" in v or "{" in v for v in venues)  # \mbox{G-Animal's} Journal → G-Animal's Journal
+    _, proceedings = read("proceedings.bib")
+    assert all(r.abstract for r in proceedings) and proceedings[0].source.line == 16
+
+
+def test_csv_columns_and_author_lists():
+    _, records = read("papers.csv")
+    assert records[0].source.external_id == "B1xSperKvH" and len(records[0].authors) == 4
+    assert records[0].source.line == 2
+
+
+def test_csl_and_ris_names_and_years():
+    _, items = read("sample.csl.json")
+    assert all(r.authors for r in items) and any(r.year for r in items)
+    _, ris = read("sample.ris")
+    assert ris[0].authors == ["Federico, S.", "Grillo, A.", "Herzog, W."] and ris[0].year == 2004
+
+
+@pytest.mark.parametrize(("name", "text", "problem"), [
+    ("broken.bib", "@article{x, title = {unclosed\n", "broken BibTeX entry"),
+    ("broken.csv", "title,abstract\n\"unclosed,quote\n", "broken CSV"),
+    ("nocols.csv", "paper,notes on titles\na,b\n", "no title or abstract column"),
+    ("broken.csl.json", '[{"type": "article", "family": "x", ', "invalid JSON"),
+    ("feed.xml", "<feed xmlns='http://www.w3.org/2005/Atom'><title>arXiv</title><entry>", None),
+])  # fmt: skip
+def test_broken_files_are_one_line_errors(tmp_path, name, text, problem):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    run = run_cli("--db", tmp_path / "lib.db", "ingest", path, "--no-embed")
+    if problem is None:  # feedparser reads what it can of a truncated feed; it must not crash
+        assert run.code in (0, 1) and "Traceback" not in run.err
+        return
+    assert run.code == 1 and run.err.startswith(f"error: {name}") and problem in run.err
+    assert run.err.count("\n") == 1
+
+
+def test_every_sample_ingests_together_with_the_seeds(tmp_path):
+    samples = [FORMATS / n for n in ("arxiv_atom.xml", "arxiv_atom_legacy.xml", "arxiv_rss.xml", "proceedings.bib",
+                                     "tricky.bib", "papers.csv", "sample.csl.json", "sample.ris")]  # fmt: skip
+    with Library(tmp_path / "all.db") as library:
+        report = library.ingest([SHARED / "seeds", *samples], embed_vectors=False)
+        assert report.skipped_files == [] and report.records_read == 57 + 40 + 10 + 4 + 39 + 31 + 40 + 26 + 1
+        paper = library.search("arXiv:2202.12139", limit=1)[0].paper
+        assert paper.sources[0].format == "arxiv"
+
+
+def test_versions_of_one_arxiv_paper_are_one_paper(tmp_path):
+    feed = (FORMATS / "arxiv_atom.xml").read_text(encoding="utf-8")
+    start, end = feed.index("<entry>"), feed.index("</entry>") + len("</entry>")
+    entry = feed[start:end]
+    second = entry.replace("2202.12139v1", "2202.12139v2").replace("</summary>", " We add a new experiment.</summary>")
+    Path(tmp_path / "versions.xml").write_text(feed[:start] + entry + second + feed[feed.index("</feed>"):],
+                                               encoding="utf-8")  # fmt: skip
+    with Library(tmp_path / "v.db") as library:
+        report = library.ingest([tmp_path / "versions.xml"], embed_vectors=False)
+        assert report.records_read == 2 and library.count() == 1
+
+
+def test_unknown_formats_are_refused_by_name(tmp_path):
+    run = run_cli("--db", tmp_path / "lib.db", "ingest", FORMATS / "semantic_scholar.json")
+    assert run.code == 1 and "semantic_scholar.json" in run.err and "Traceback" not in run.err
+    with pytest.raises(InputError):
+        reader_for(FORMATS / "sample.zotero.json")
