@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,8 @@ def read(name: str) -> tuple[str, list]:
 @pytest.mark.parametrize(("name", "fmt", "count"), [
     ("arxiv_atom.xml", "arxiv", 40), ("arxiv_atom_legacy.xml", "arxiv", 10), ("arxiv_rss.xml", "arxiv", 4),
     ("proceedings.bib", "bibtex", 39), ("tricky.bib", "bibtex", 31), ("papers.csv", "table", 40),
-    ("sample.csl.json", "csl-json", 26), ("sample.ris", "ris", 1),
+    ("sample.csl.json", "csl-json", 26), ("sample.ris", "ris", 1), ("openreview_v1_notes.json", "openreview", 2),
+    ("semantic_scholar.json", "semantic-scholar", 40),
 ])  # fmt: skip
 def test_each_sample_is_sniffed_and_read(name, fmt, count):
     found, records = read(name)
@@ -84,10 +86,11 @@ def test_broken_files_are_one_line_errors(tmp_path, name, text, problem):
 
 def test_every_sample_ingests_together_with_the_seeds(tmp_path):
     samples = [FORMATS / n for n in ("arxiv_atom.xml", "arxiv_atom_legacy.xml", "arxiv_rss.xml", "proceedings.bib",
-                                     "tricky.bib", "papers.csv", "sample.csl.json", "sample.ris")]  # fmt: skip
+                                     "tricky.bib", "papers.csv", "sample.csl.json", "sample.ris",
+                                     "openreview_v1_notes.json", "semantic_scholar.json")]  # fmt: skip
     with Library(tmp_path / "all.db") as library:
         report = library.ingest([SHARED / "seeds", *samples], embed_vectors=False)
-        assert report.skipped_files == [] and report.records_read == 57 + 40 + 10 + 4 + 39 + 31 + 40 + 26 + 1
+        assert report.skipped_files == [] and report.records_read == 57 + 40 + 10 + 4 + 39 + 31 + 40 + 26 + 1 + 2 + 40
         paper = library.search("arXiv:2202.12139", limit=1)[0].paper
         assert paper.sources[0].format == "arxiv"
 
@@ -105,7 +108,49 @@ def test_versions_of_one_arxiv_paper_are_one_paper(tmp_path):
 
 
 def test_unknown_formats_are_refused_by_name(tmp_path):
-    run = run_cli("--db", tmp_path / "lib.db", "ingest", FORMATS / "semantic_scholar.json")
-    assert run.code == 1 and "semantic_scholar.json" in run.err and "Traceback" not in run.err
+    run = run_cli("--db", tmp_path / "lib.db", "ingest", FORMATS / "sample.zotero.json")
+    assert run.code == 1 and run.err.startswith("error: sample.zotero.json: unknown format") and "Traceback" not in run.err
     with pytest.raises(InputError):
         reader_for(FORMATS / "sample.zotero.json")
+
+
+def test_openreview_v1_submissions_with_their_decisions():
+    _, records = read("openreview_v1_notes.json")
+    assert [r.source.external_id for r in records] == ["HkghWScuoQ", "r1eLk2mKiX"]
+    assert all(r.status == "accept" and r.venue == "NIPS" and r.year == 2018 for r in records)
+    assert records[0].urls["pdf"].startswith("https://openreview.net/pdf/")
+    assert records[0].authors[0] == "Aidan N. Gomez"
+
+
+# API v2 notes, in the shape the public API documentation and openreview-py's Note model give
+# (no saved v2 response exists in ../shared/formats): every content value wrapped as {"value": …},
+# `invitations` a list, the decision in `content.venue`, `venueid` beside it.
+V2_RESPONSE = {"notes": [
+    {"id": "abc123XYZ", "forum": "abc123XYZ", "replyto": None, "invitations": ["ICLR.cc/2025/Conference/-/Submission"],
+     "domain": "ICLR.cc/2025/Conference", "cdate": 1727740800000,
+     "content": {"title": {"value": "A Paper on \\textbf{Things}"}, "abstract": {"value": "We study $x^2$ things."},
+                 "authors": {"value": ["Ada Lovelace", "Alan Turing"]}, "keywords": {"value": ["things"]},
+                 "venue": {"value": "ICLR 2025 Poster"}, "venueid": {"value": "ICLR.cc/2025/Conference"},
+                 "pdf": {"value": "/pdf/0123456789abcdef.pdf"}}},
+    {"id": "reply1", "forum": "abc123XYZ", "replyto": "abc123XYZ", "invitations": ["ICLR.cc/2025/Conference/-/Comment"],
+     "content": {"comment": {"value": "Nice."}}},
+]}  # fmt: skip
+
+
+def test_openreview_v2_notes(tmp_path):
+    path = tmp_path / "iclr2025_notes.json"
+    path.write_text(json.dumps(V2_RESPONSE), encoding="utf-8")
+    reader = reader_for(path)
+    records = list(reader.read(path))
+    assert reader.FORMAT == "openreview" and len(records) == 1  # the reply is not a paper
+    record = records[0]
+    assert (record.title, record.status, record.venue, record.year) == ("A Paper on \\textbf{Things}", "ICLR 2025 Poster", "ICLR", 2025)
+    assert record.authors == ["Ada Lovelace", "Alan Turing"] and record.urls["pdf"] == "https://openreview.net/pdf/0123456789abcdef.pdf"
+
+
+def test_semantic_scholar_paper_with_references_and_citations():
+    _, records = read("semantic_scholar.json")
+    paper = records[0]
+    assert paper.title == "Computing Machinery and Intelligence" and paper.year == 1950
+    assert paper.source.external_id == "10.1093/mind/lix.236.433"  # DOI case folded
+    assert {r.source.listing for r in records} == {"paper", "references", "citations"}
