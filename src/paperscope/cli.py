@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import sys
+from datetime import UTC, datetime
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
@@ -32,6 +34,8 @@ from paperscope.export import FORMATS
 from paperscope.index.lexical import Filters
 from paperscope.library import MAX_RESULTS, Library
 from paperscope.model import Paper
+from paperscope.fetch import apis
+from paperscope.fetch.apis import Fetched
 from paperscope.personal import Personal
 from paperscope.pipeline import IngestReport
 from paperscope.results import paper_summary, related_paper, search_hit, stats_dict
@@ -666,6 +670,75 @@ def changes(
             out.print(f"[bold]{kind}[/bold]: {len(rows)}")
             for change in rows[:50]:
                 out.print(f"  {change.paper_id}  {escape(change.detail)}", highlight=False)
+
+
+fetch_app = typer.Typer(help="Fetch a paper list from an API and ingest it (resumable; --save keeps the pages).",
+                        no_args_is_help=True)  # fmt: skip
+app.add_typer(fetch_app, name="fetch")
+SaveOption = Annotated[Path | None, typer.Option("--save", help="Keep the fetched pages in this folder (and resume "
+                                                                 "from it); default: .paperscope-fetch/ beside the library.")]  # fmt: skip
+NoEmbedOption = Annotated[bool, typer.Option("--no-embed", help="Leave the sentence vectors for `paperscope embed`.")]
+
+
+def _fetch_folder(ctx: typer.Context, db: Path | None, save: Path | None, name: str) -> Path:
+    library_path = Path(db or ctx.find_root().obj or DEFAULT_DB)
+    return save or library_path.resolve().parent / ".paperscope-fetch" / re.sub(r"[^\w.-]+", "_", name)[:100]
+
+
+def _ingest_fetched(ctx: typer.Context, db: Path | None, fetched: Fetched, no_embed: bool) -> None:
+    err.print(f"{fetched.records} records in {len(fetched.pages)} pages ({fetched.fetched} fetched now, "
+              f"{fetched.retries} retries)", highlight=False)  # fmt: skip
+    if not fetched.pages:
+        raise PaperscopeError("the API returned no papers for that request")
+    with _library(ctx, db) as library, _progress() as report:
+        result = library.ingest(fetched.pages, embed_vectors=not no_embed, progress=report)
+    _print_report(result)
+
+
+@fetch_app.command("openreview")
+def fetch_openreview(
+    ctx: typer.Context,
+    venue: Annotated[str, typer.Option(help="The venue id, e.g. ICLR.cc/2025/Conference.", show_default=False)],
+    db: DbOption = None,
+    accepted: Annotated[bool, typer.Option("--accepted", help="Only accepted papers.")] = False,
+    since: Annotated[str | None, typer.Option(help="Only papers submitted after this date (YYYY-MM-DD).")] = None,
+    save: SaveOption = None,
+    no_embed: NoEmbedOption = False,
+) -> None:
+    """Fetch a venue's submissions from the OpenReview API (v2), page by page, and ingest them.
+
+    Example: paperscope fetch openreview --venue ICLR.cc/2025/Conference --accepted
+    """
+    since_ms = None
+    if since:
+        try:
+            since_ms = int(datetime.fromisoformat(since).replace(tzinfo=UTC).timestamp() * 1000)
+        except ValueError:
+            raise PaperscopeError(f"--since takes a date like 2025-01-31, not {since!r}") from None
+    folder = _fetch_folder(ctx, db, save, f"openreview-{venue}-{'accepted' if accepted else 'all'}-{since or ''}")
+    with _progress() as report:
+        fetched = apis.openreview(venue, folder, accepted, since_ms, report)
+    _ingest_fetched(ctx, db, fetched, no_embed)
+
+
+@fetch_app.command("arxiv")
+def fetch_arxiv(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Option(help="An arXiv API search, e.g. 'cat:cs.LG AND ti:diffusion'.",
+                                       show_default=False)],  # fmt: skip
+    db: DbOption = None,
+    most: Annotated[int, typer.Option("--max", min=1, max=30_000, help="At most this many papers.")] = 500,
+    save: SaveOption = None,
+    no_embed: NoEmbedOption = False,
+) -> None:
+    """Fetch the results of an arXiv search (3 s between requests, as arXiv asks) and ingest them.
+
+    Example: paperscope fetch arxiv --query 'cat:cs.LG AND ti:diffusion' --max 200
+    """
+    folder = _fetch_folder(ctx, db, save, f"arxiv-{query}-{most}")
+    with _progress() as report:
+        fetched = apis.arxiv(query, folder, most, report)
+    _ingest_fetched(ctx, db, fetched, no_embed)
 
 
 @app.command()
