@@ -61,7 +61,7 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             self.connection.close()
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+    def do_GET(self) -> None:
         url = urlsplit(self.path)
         query = {k: v[0] for k, v in parse_qs(url.query).items()}
         key = f"{url.path}?{query.get('offset', query.get('start', '0'))}"

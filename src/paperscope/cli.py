@@ -6,10 +6,10 @@ import os
 import re
 import secrets
 import sys
-from datetime import UTC, datetime
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -31,11 +31,11 @@ from rich.table import Table
 from paperscope.analyze.plot import draw_topic_map
 from paperscope.errors import PaperscopeError
 from paperscope.export import FORMATS
+from paperscope.fetch import apis
+from paperscope.fetch.apis import Fetched
 from paperscope.index.lexical import Filters
 from paperscope.library import MAX_RESULTS, Library
 from paperscope.model import Paper
-from paperscope.fetch import apis
-from paperscope.fetch.apis import Fetched
 from paperscope.personal import Personal
 from paperscope.pipeline import IngestReport
 from paperscope.results import paper_summary, related_paper, search_hit, stats_dict
@@ -725,7 +725,7 @@ def fetch_openreview(
 def fetch_arxiv(
     ctx: typer.Context,
     query: Annotated[str, typer.Option(help="An arXiv API search, e.g. 'cat:cs.LG AND ti:diffusion'.",
-                                       show_default=False)],  # fmt: skip
+                                       show_default=False)],
     db: DbOption = None,
     most: Annotated[int, typer.Option("--max", min=1, max=30_000, help="At most this many papers.")] = 500,
     save: SaveOption = None,

@@ -194,7 +194,7 @@ class Library:
         depth = max(limit, FUSED_DEPTH) if semantic_too and lexical_too else limit
         lists: dict[str, list[tuple[str, float]]] = {}
         if lexical_too:
-            found = self.store.search_lexical(query, depth, filters, text if syntax == "fts" else None)
+            found = self.store.search_lexical(query, depth, filters, text if syntax == "fts" else None, enough=limit)
             lists["lexical"] = [(h.paper_id, h.score) for h in found]
         if semantic_too:
             # A phrase or a field in the query is a requirement: meaning then only reorders what has it.

@@ -207,11 +207,14 @@ class LexicalHit:
 
 
 def search(db: sqlite3.Connection, query: Query, limit: int, filters: Filters | None = None,
-           raw: str | None = None, known: dict[str, object] | None = None) -> list[LexicalHit]:  # fmt: skip
+           raw: str | None = None, known: dict[str, object] | None = None,
+           enough: int | None = None) -> list[LexicalHit]:  # fmt: skip
     """Papers matching every term first, then papers matching any, each group by BM25.
 
     `raw` is an FTS5 expression used as it is (the --syntax fts escape hatch). `known` remembers
-    document frequencies between searches on one connection (the caller owns it).
+    document frequencies between searches on one connection (the caller owns it). With `enough`,
+    the "any word" pass is skipped once the "every word" pass found that many: hybrid search asks
+    for 100 papers but shows 10, and the "any word" pass is most of the cost on a large library.
     """
     where, params = query.filters(filters).sql()
     hits: list[LexicalHit] = []
@@ -225,7 +228,7 @@ def search(db: sqlite3.Connection, query: Query, limit: int, filters: Filters | 
         frequency = _frequencies(db, {} if known is None else known)
         expressions = [query.all_terms(), query.any_term(frequency)]
     for expression in expressions:
-        if expression is None or len(hits) >= limit:
+        if expression is None or len(hits) >= (enough or limit):
             continue
         for hit in _run(db, expression, limit, where, params):
             if hit.paper_id not in seen:

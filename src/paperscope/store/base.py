@@ -50,7 +50,7 @@ class Store(Protocol):
 
     # searching
     def search_lexical(self, query: lexical.Query, limit: int, filters: lexical.Filters | None = None,
-                       raw: str | None = None) -> list[lexical.LexicalHit]: ...  # fmt: skip
+                       raw: str | None = None, enough: int | None = None) -> list[lexical.LexicalHit]: ...  # fmt: skip
 
     def filtered_ids(self, filters: lexical.Filters) -> set[str]: ...
     def matching_ids(self, expression: str) -> set[str]: ...

@@ -424,9 +424,9 @@ class SQLiteStore:
     # searching
 
     def search_lexical(self, query: lexical.Query, limit: int, filters: lexical.Filters | None = None,
-                       raw: str | None = None) -> list[lexical.LexicalHit]:  # fmt: skip
+                       raw: str | None = None, enough: int | None = None) -> list[lexical.LexicalHit]:  # fmt: skip
         try:
-            return lexical.search(self.db, query, limit, filters, raw, self._frequencies)
+            return lexical.search(self.db, query, limit, filters, raw, self._frequencies, enough)
         except sqlite3.OperationalError as exc:  # only a raw FTS5 expression can be malformed
             raise PaperscopeError(f"invalid FTS5 query: {exc}") from None
 
