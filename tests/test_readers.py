@@ -154,3 +154,33 @@ def test_semantic_scholar_paper_with_references_and_citations():
     assert paper.title == "Computing Machinery and Intelligence" and paper.year == 1950
     assert paper.source.external_id == "10.1093/mind/lix.236.433"  # DOI case folded
     assert {r.source.listing for r in records} == {"paper", "references", "citations"}
+
+
+def test_the_same_papers_from_a_paper_list_and_a_bibtex_file_become_one(tmp_path):
+    # Real records in two files: ACML 2021 as a paper list (corpus) and as PMLR's BibTeX (formats).
+    with Library(tmp_path / "acml.db") as library:
+        library.ingest([SHARED / "corpus" / "paperlists" / "acml2021.json.gz", FORMATS / "proceedings.bib"],
+                       embed_vectors=False)  # fmt: skip
+        both = [p for p in library.papers() if {s.format for s in p.sources} == {"paperlists", "bibtex"}]
+        assert len(both) == 37  # of 39 BibTeX entries: the preface is too short to match, one title differs in its TeX
+        assert all(len(p.sources) == 2 for p in both)
+
+
+def test_one_arxiv_id_joins_a_preprint_and_its_published_version(tmp_path):
+    _, records = read("arxiv_atom.xml")
+    preprint = records[0]
+    published = tmp_path / "published.bib"
+    published.write_text(
+        "@inproceedings{published2023,\n  title = {Deep Learning Models Compared, Published Version},\n"
+        "  booktitle = {Proceedings of Some Conference},\n  year = {2023},\n"
+        "  url = {https://arxiv.org/abs/2202.12139v3}\n}\n", encoding="utf-8")  # fmt: skip
+    other = tmp_path / "other.bib"
+    other.write_text("@inproceedings{other,\n  title = {Deep Learning Models Compared, Published Version},\n"
+                     "  booktitle = {Another Conference},\n  year = {2023}\n}\n", encoding="utf-8")  # fmt: skip
+    with Library(tmp_path / "ids.db") as library:
+        library.ingest([FORMATS / "arxiv_atom.xml"], embed_vectors=False)
+        library.ingest([published, other], embed_vectors=False)  # a later ingest: matched against the library
+        joined = library.search("arXiv:2202.12139", limit=1)[0].paper
+        assert {s.format for s in joined.sources} == {"arxiv", "bibtex"} and joined.title == preprint.title
+        alone = [p for p in library.papers() if any(s.external_id == "other" for s in p.sources)]
+        assert len(alone) == 1 and len(alone[0].sources) == 1  # the same title without the id stays apart

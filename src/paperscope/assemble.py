@@ -36,7 +36,8 @@ def prepare(raw: RawRecord, file_hash: str) -> Prepared:
     abstract_words = dedupe.words(abstract.text)
     key = dedupe.record_key(title.text, abstract_words, raw.venue, raw.year, raw.authors, fallback)
     venue = (raw.venue.casefold(), raw.year) if raw.venue and raw.year else None
-    unit = dedupe.Unit.of(key, dedupe.title_key(title.text), venue, abstract.text, text_words=abstract_words)
+    ids = dedupe.identities(raw.source.external_id, raw.source.format, raw.urls.values())
+    unit = dedupe.Unit.of(key, dedupe.title_key(title.text), venue, abstract.text, text_words=abstract_words, ids=ids)
     facts = extract(title.text or None, abstract.text, raw.abstract or "")
     return Prepared(raw, title, abstract, key, unit, file_hash, facts)
 

@@ -89,16 +89,52 @@ class Unit:
     text: str  # the clean abstract
     paper_id: str | None = None  # set for papers already in the library
     bands: tuple[int, ...] = ()
+    ids: tuple[str, ...] = ()  # identities from outside: "arxiv:2202.12139", "doi:10.…", "openreview:…"
 
     @classmethod
     def of(cls, key: str, title: str | None, venue: tuple[str, int] | None, text: str,
-           paper_id: str | None = None, text_words: Sequence[str] | None = None) -> Unit:  # fmt: skip
+           paper_id: str | None = None, text_words: Sequence[str] | None = None,
+           ids: Iterable[str] = ()) -> Unit:  # fmt: skip
         """A unit with its LSH bands computed from the text (or from its words, when at hand)."""
         found = words(text) if text_words is None else text_words
-        return cls(key, title, venue, text, paper_id, bands(shingles(found)))
+        return cls(key, title, venue, text, paper_id, bands(shingles(found)), tuple(sorted(set(ids))))
 
     def shingles(self) -> frozenset[str]:
         return shingles(words(self.text))
+
+
+_ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf)/(?P<id>(?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))", re.I)
+_ARXIV_ID = re.compile(r"^arxiv:(?P<id>.+?)(?:v\d+)?$", re.I)
+_DOI = re.compile(r"(?:doi\.org/|^)(?P<id>10\.\d{4,9}/\S+)", re.I)
+_OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?id=(?P<id>[\w\-]+)", re.I)
+
+
+def identities(external_id: str | None, fmt: str, urls: Iterable[str]) -> set[str]:
+    """A record's ids that name the paper anywhere: arXiv ids (without version), DOIs (lower case)
+    and OpenReview forum ids, from its own id and its links."""
+    found: set[str] = set()
+    for url in urls:
+        for pattern, prefix in ((_ARXIV, "arxiv"), (_DOI, "doi"), (_OPENREVIEW, "openreview")):
+            match = pattern.search(url)
+            if match:
+                value = match.group("id").removesuffix(".pdf")
+                found.add(f"{prefix}:{value if prefix == 'openreview' else value.lower()}")
+    if external_id:
+        if match := _ARXIV_ID.match(external_id):
+            found.add(f"arxiv:{match.group('id').lower()}")
+        elif match := _DOI.match(external_id):
+            found.add(f"doi:{match.group('id').lower()}")
+        elif fmt == "openreview":
+            found.add(f"openreview:{external_id}")  # OpenReview ids are case-sensitive
+    return {re.sub(r"v\d+$", "", i) if i.startswith("arxiv:") else i for i in found}
+
+
+def paper_identities(sources: Iterable[tuple[str | None, str]], urls: Iterable[str]) -> set[str]:
+    """Every identity of a stored paper: those of its sources' own ids ((id, format) pairs) and its links."""
+    found = identities(None, "", urls)
+    for external_id, fmt in sources:
+        found |= identities(external_id, fmt, ())
+    return found
 
 
 def record_key(title: str | None, abstract_words: Sequence[str], venue: str | None, year: int | None,
@@ -124,12 +160,13 @@ class _Group:
         return cls([index], {unit.title} if unit.title else set(), {unit.venue} if unit.venue else set(),
                    unit.paper_id)  # fmt: skip
 
-    def compatible(self, other: _Group) -> bool:
-        return (
-            not (self.paper_id and other.paper_id)
-            and len(self.titles | other.titles) <= 1
-            and len(self.venues | other.venues) <= 1
-        )
+    def compatible(self, other: _Group, same_identity: bool = False) -> bool:
+        """Two library papers never merge. Records of one arXiv, DOI or OpenReview id merge whatever
+        their titles and venues say (a preprint's title and venue differ from the published one's);
+        other records only when neither titles nor venues conflict."""
+        if self.paper_id and other.paper_id:
+            return False
+        return same_identity or (len(self.titles | other.titles) <= 1 and len(self.venues | other.venues) <= 1)
 
     def absorb(self, other: _Group) -> None:
         self.members += other.members
@@ -163,11 +200,11 @@ def group(units: Sequence[Unit]) -> Grouping:
             groups[root] = _Group.of(root, units[root])
         return groups[root]
 
-    def merge(a: int, b: int) -> bool:
+    def merge(a: int, b: int, same_identity: bool = False) -> bool:
         ra, rb = sorted((find(a), find(b)))
         if ra == rb:
             return True
-        if not info(ra).compatible(info(rb)):
+        if not info(ra).compatible(info(rb), same_identity):
             return False
         info(ra).absorb(groups.pop(rb))
         parent[rb] = ra
@@ -179,6 +216,14 @@ def group(units: Sequence[Unit]) -> Grouping:
             merge(by_key[unit.key], i)
         else:
             by_key[unit.key] = i
+
+    by_identity: dict[str, int] = {}
+    for i, unit in enumerate(units):
+        for identity in unit.ids:
+            if identity in by_identity:
+                merge(by_identity[identity], i, same_identity=True)
+            else:
+                by_identity[identity] = i
 
     near, apart = [], []
     for a, b, similarity in _similar_pairs(units, sorted(by_key.values())):

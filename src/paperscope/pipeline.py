@@ -187,6 +187,7 @@ def _store(files: list[_File], prepared: list[Prepared], store: Store, report: I
         (p.key for p in prepared),
         (band for p in prepared for band in p.unit.bands),
         (p.unit.title for p in prepared if p.unit.title),
+        (identity for p in prepared for identity in p.unit.ids),
     )
     units = [_library_unit(paper) for paper in library] + [p.unit for p in prepared]
     grouping = dedupe.group(units)
@@ -259,7 +260,7 @@ def _bands(items: list[Prepared], paper: Paper) -> tuple[int, ...]:
 
 def _library_unit(paper: LibraryPaper) -> dedupe.Unit:
     venue = (paper.venue.casefold(), paper.year) if paper.venue and paper.year else None
-    return dedupe.Unit.of(paper.key, paper.title_key, venue, paper.abstract, paper.id)
+    return dedupe.Unit.of(paper.key, paper.title_key, venue, paper.abstract, paper.id, ids=paper.ids)
 
 
 def _describe(report: IngestReport, prepared: list[Prepared], units: list[dedupe.Unit],

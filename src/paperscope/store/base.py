@@ -29,6 +29,7 @@ class LibraryPaper:
     venue: str | None
     year: int | None
     abstract: str
+    ids: tuple[str, ...] = ()  # its arXiv, DOI and OpenReview identities
 
 
 class Store(Protocol):
@@ -41,7 +42,8 @@ class Store(Protocol):
     def put_file(self, path: str, name: str, sha256: str, fmt: str, records: int) -> tuple[int, set[str]]: ...
 
     # sources and papers, as the pipeline writes them
-    def candidates(self, keys: Iterable[str], bands: Iterable[int], title_keys: Iterable[str]) -> list[LibraryPaper]: ...
+    def candidates(self, keys: Iterable[str], bands: Iterable[int], title_keys: Iterable[str],
+                   identities: Iterable[str] = ()) -> list[LibraryPaper]: ...  # fmt: skip
     def add_sources(self, rows: Iterable[tuple[str, int, int, str, RawRecord]]) -> None: ...
     def source_records(self, paper_id: str) -> list[RawRecord]: ...
     def add_papers(self, rows: Iterable[tuple[Paper, str, str | None, tuple[int, ...]]]) -> None: ...

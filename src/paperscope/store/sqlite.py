@@ -15,6 +15,7 @@ from pathlib import Path
 
 import orjson
 
+from paperscope import dedupe
 from paperscope.errors import PaperscopeError
 from paperscope.index import lexical, semantic
 from paperscope.model import Paper, RawRecord
@@ -46,6 +47,25 @@ def _add_vectors(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE sources ADD COLUMN external_id TEXT")
     db.execute("UPDATE sources SET external_id = json_extract(record, '$.source.external_id')")
     db.execute("CREATE INDEX sources_external_id ON sources(external_id) WHERE external_id IS NOT NULL")
+
+
+def _add_identities(db: sqlite3.Connection) -> None:
+    """6: each paper's arXiv, DOI and OpenReview identities, which dedupe matches across sources."""
+    db.execute("CREATE TABLE paper_ids (identity TEXT NOT NULL, paper_id TEXT NOT NULL, PRIMARY KEY (identity, paper_id))"
+               " WITHOUT ROWID")  # fmt: skip
+    db.execute("CREATE INDEX paper_ids_paper ON paper_ids(paper_id)")
+    for (data,) in db.execute("SELECT data FROM papers").fetchall():
+        _put_identities(db, [_unpack(data)])
+
+
+def _put_identities(db: sqlite3.Connection, papers: Iterable[Paper]) -> None:
+    db.executemany("INSERT OR IGNORE INTO paper_ids (identity, paper_id) VALUES (?, ?)",
+                   ((identity, paper.id) for paper in papers for identity in _identities(paper)))  # fmt: skip
+
+
+def _identities(paper: Paper) -> set[str]:
+    urls = [u for u in (paper.urls.site, paper.urls.pdf, *paper.urls.other) if u]
+    return dedupe.paper_identities(((s.external_id, s.format) for s in paper.sources), urls)
 
 
 _FTS_FROM_PAPER = (
@@ -123,6 +143,7 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     CREATE INDEX changes_at ON changes(at);
     CREATE INDEX changes_paper ON changes(paper_id);
     """,
+    _add_identities,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _ORDERS = {"id": "id", "venue": "venue, year, id", "year": "year, venue, id", "title": "display_title, id"}
@@ -220,24 +241,27 @@ class SQLiteStore:
 
     # sources and papers
 
-    def candidates(self, keys: Iterable[str], bands: Iterable[int], title_keys: Iterable[str]) -> list[LibraryPaper]:
-        """Stored papers that share an exact key, an LSH band or a title with the records given."""
+    def candidates(self, keys: Iterable[str], bands: Iterable[int], title_keys: Iterable[str],
+                   identities: Iterable[str] = ()) -> list[LibraryPaper]:  # fmt: skip
+        """Stored papers that share an exact key, an LSH band, a title or an identity with the records given."""
         ids: set[str] = set()
         for sql, values in (
             ("SELECT paper_id FROM sources WHERE key IN ({})", list(set(keys))),
             ("SELECT paper_id FROM paper_bands WHERE band IN ({})", list(set(bands))),
             ("SELECT id FROM papers WHERE title_key IN ({})", list(set(title_keys))),
+            ("SELECT paper_id FROM paper_ids WHERE identity IN ({})", list(set(identities))),
         ):
             for chunk in _chunks(values):
                 ids.update(r[0] for r in self.db.execute(sql.format(",".join("?" * len(chunk))), chunk))
         found: list[LibraryPaper] = []
         for chunk in _chunks(sorted(ids)):
             rows = self.db.execute(
-                "SELECT id, key, title_key, venue, year, json_extract(data, '$.abstract') FROM papers"
+                "SELECT id, key, title_key, venue, year, json_extract(data, '$.abstract'),"
+                " (SELECT group_concat(identity, char(31)) FROM paper_ids WHERE paper_id = papers.id) FROM papers"
                 f" WHERE id IN ({','.join('?' * len(chunk))}) ORDER BY id",
                 chunk,
             )
-            found.extend(LibraryPaper(*row) for row in rows)
+            found.extend(LibraryPaper(*row[:6], tuple(row[6].split("\x1f")) if row[6] else ()) for row in rows)
         return found
 
     def add_sources(self, rows: Iterable[tuple[str, int, int, str, RawRecord]]) -> None:
@@ -267,6 +291,7 @@ class SQLiteStore:
               orjson.dumps(bands).decode(), now, semantic.text_hash(p)) for p, key, title_key, bands in rows),
         )  # fmt: skip
         self.db.executemany(_FTS_FROM_PAPER, ((p.id, *lexical.document(p), p.id) for p, _, _, _ in rows))
+        _put_identities(self.db, (p for p, _, _, _ in rows))
         self.db.executemany(
             "INSERT INTO paper_bands (band, paper_id) VALUES (?, ?)",
             ((band, p.id) for p, _, _, bands in rows for band in bands),
@@ -298,6 +323,7 @@ class SQLiteStore:
                 "DELETE FROM paper_bands WHERE band = ? AND paper_id = ?", ((b, paper_id) for b in orjson.loads(row[1]))
             )
             self.db.execute("DELETE FROM papers_fts WHERE rowid = ?", (row[0],))
+            self.db.execute("DELETE FROM paper_ids WHERE paper_id = ?", (paper_id,))
             self.db.execute("DELETE FROM papers WHERE rowid = ?", (row[0],))
 
     def remove_orphans(self) -> int:
