@@ -184,3 +184,21 @@ def test_one_arxiv_id_joins_a_preprint_and_its_published_version(tmp_path):
         assert {s.format for s in joined.sources} == {"arxiv", "bibtex"} and joined.title == preprint.title
         alone = [p for p in library.papers() if any(s.external_id == "other" for s in p.sources)]
         assert len(alone) == 1 and len(alone[0].sources) == 1  # the same title without the id stays apart
+
+
+def test_a_table_with_unknown_headers_is_read_with_a_map(tmp_path):
+    table = tmp_path / "odd.tsv"
+    table.write_text("Headline\tBlurb\tWriters\nA Paper Title\tWe study things at length here.\tA. One|B. Two\n",
+                     encoding="utf-8")  # fmt: skip
+    db = ("--db", tmp_path / "lib.db")
+    refused = run_cli(*db, "ingest", table, "--no-embed")
+    assert refused.code == 1 and "no title or abstract column" in refused.err
+    run = run_cli(*db, "ingest", table, "--no-embed", "--map", "Headline=title", "--map", "blurb=abstract",
+                  "--map", "Writers=authors")  # fmt: skip
+    assert run.code == 0, run.err
+    paper = json.loads(run_cli(*db, "export").out)
+    assert (paper["title"], paper["authors"]) == ("A Paper Title", ["A. One", "B. Two"])
+    bad = run_cli(*db, "ingest", table, "--map", "Headline=headline")
+    assert bad.code == 1 and "--map takes COLUMN=FIELD" in bad.err
+    missing = run_cli("--db", tmp_path / "other.db", "ingest", table, "--map", "Nope=title")
+    assert missing.code == 1 and "no column named 'Nope'" in missing.err

@@ -39,6 +39,7 @@ from paperscope.model import Paper
 from paperscope.personal import Personal
 from paperscope.pipeline import IngestReport
 from paperscope.results import paper_summary, related_paper, search_hit, stats_dict
+from paperscope.sources.table import parse_map
 
 app = typer.Typer(
     help="Explore a conference's paper list: ingest it, then list, show, search and export its papers.",
@@ -91,6 +92,8 @@ def ingest(
     db: DbOption = None,
     skip_bad: Annotated[bool, typer.Option("--skip-bad", help="Ingest the good files, list the bad ones.")] = False,
     no_embed: Annotated[bool, typer.Option("--no-embed", help="Leave the sentence vectors for `paperscope embed`.")] = False,
+    column_map: Annotated[list[str] | None, typer.Option("--map", help="COLUMN=FIELD for a CSV/TSV header not "
+                                                                      "recognised (repeatable).")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Read paper lists into the library (one transaction; unchanged files are skipped), then embed new papers.
@@ -99,7 +102,7 @@ def ingest(
     """
     with _library(ctx, db) as library, _progress() as report:
         result = library.ingest(paths, skip_bad=skip_bad, embed_vectors=not no_embed,
-                                progress=None if as_json else report)  # fmt: skip
+                                progress=None if as_json else report, columns=parse_map(column_map or []))  # fmt: skip
     if as_json:
         _print_json(result.to_dict())
     else:

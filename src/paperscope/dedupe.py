@@ -103,10 +103,10 @@ class Unit:
         return shingles(words(self.text))
 
 
-_ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf)/(?P<id>(?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))", re.I)
-_ARXIV_ID = re.compile(r"^arxiv:(?P<id>.+?)(?:v\d+)?$", re.I)
-_DOI = re.compile(r"(?:doi\.org/|^)(?P<id>10\.\d{4,9}/\S+)", re.I)
-_OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?id=(?P<id>[\w\-]+)", re.I)
+_ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf)/(?P<id>(?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))", re.IGNORECASE)
+_ARXIV_ID = re.compile(r"^arxiv:(?P<id>.+?)(?:v\d+)?$", re.IGNORECASE)
+_DOI = re.compile(r"(?:doi\.org/|^)(?P<id>10\.\d{4,9}/\S+)", re.IGNORECASE)
+_OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?id=(?P<id>[\w\-]+)", re.IGNORECASE)
 
 
 def identities(external_id: str | None, fmt: str, urls: Iterable[str]) -> set[str]:

@@ -74,9 +74,10 @@ class Library:
         self.close()
 
     def ingest(self, paths: Sequence[str | Path], *, skip_bad: bool = False, embed_vectors: bool = True,
-               progress: pipeline.Progress | None = None) -> pipeline.IngestReport:  # fmt: skip
+               progress: pipeline.Progress | None = None, columns: dict[str, str] | None = None,
+               ) -> pipeline.IngestReport:  # fmt: skip
         """Read paper lists in one transaction, then embed what is new (unless `embed_vectors` is off)."""
-        report = pipeline.ingest(paths, self.store, skip_bad=skip_bad, progress=progress)
+        report = pipeline.ingest(paths, self.store, skip_bad=skip_bad, progress=progress, columns=columns)
         changed = report.papers_created + report.papers_updated + report.papers_removed
         if embed_vectors:
             started = time.perf_counter()

@@ -16,7 +16,7 @@ from paperscope import dedupe
 from paperscope.assemble import Prepared, assemble, prepare
 from paperscope.errors import InputError, PaperscopeError
 from paperscope.model import Paper, RawRecord
-from paperscope.sources import reader_for
+from paperscope.sources import reader_for, table
 from paperscope.store import LibraryPaper, Store
 
 MAX_FILES = 10_000
@@ -96,11 +96,14 @@ def _hidden(relative: Path) -> bool:
 
 
 def ingest(paths: Sequence[str | Path], store: Store, *, skip_bad: bool = False,
-           progress: Progress | None = None) -> IngestReport:  # fmt: skip
-    """Read every file, and store what is new in one transaction. Unchanged files are skipped."""
+           progress: Progress | None = None, columns: dict[str, str] | None = None) -> IngestReport:  # fmt: skip
+    """Read every file, and store what is new in one transaction. Unchanged files are skipped.
+
+    `columns` maps CSV/TSV header names to fields, for tables whose headers are not recognised.
+    """
     report = IngestReport()
     with _no_cyclic_gc():
-        _ingest(paths, store, report, skip_bad, progress)
+        _ingest(paths, store, report, skip_bad, progress, columns)
     return report
 
 
@@ -118,9 +121,9 @@ def _no_cyclic_gc() -> Iterator[None]:
 
 
 def _ingest(paths: Sequence[str | Path], store: Store, report: IngestReport, skip_bad: bool,
-            progress: Progress | None) -> None:  # fmt: skip
+            progress: Progress | None, columns: dict[str, str] | None) -> None:  # fmt: skip
     clock = time.perf_counter()
-    files = _read_files(discover(paths), store, report, skip_bad, progress)
+    files = _read_files(discover(paths), store, report, skip_bad, progress, columns)
     report.records_read = sum(f.count for f in files)
     report.seconds["read"], clock = time.perf_counter() - clock, time.perf_counter()
     prepared = _prepare_all(files, progress)
@@ -131,7 +134,7 @@ def _ingest(paths: Sequence[str | Path], store: Store, report: IngestReport, ski
 
 
 def _read_files(paths: list[Path], store: Store, report: IngestReport, skip_bad: bool,
-                progress: Progress | None) -> list[_File]:  # fmt: skip
+                progress: Progress | None, columns: dict[str, str] | None = None) -> list[_File]:  # fmt: skip
     files = []
     for done, path in enumerate(paths, start=1):
         sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -141,7 +144,8 @@ def _read_files(paths: list[Path], store: Store, report: IngestReport, skip_bad:
         else:
             try:
                 reader = reader_for(path)
-                records = list(reader.read(path))
+                options = {"columns": columns} if columns and reader is table else {}
+                records = list(reader.read(path, **options))
                 files.append(_File(path, sha256, reader.FORMAT, records, len(records)))
                 report.files_read += 1
             except InputError as error:

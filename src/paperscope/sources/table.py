@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from paperscope.errors import InputError
+from paperscope.errors import InputError, PaperscopeError
 from paperscope.model import RawRecord, Source
 from paperscope.sources.files import decode_utf8, read_bytes
 
@@ -26,16 +26,24 @@ COLUMNS = {
 
 
 def sniff(name: str, head: bytes) -> bool:
+    """A header row with a title column, or any delimited first row in a file named .csv or .tsv."""
     first = head.decode("utf-8", errors="ignore").lstrip("\ufeff").split("\n", 1)[0].lower()
-    return ("," in first or "\t" in first) and "title" in first and not first.lstrip().startswith(("[", "{", "@"))
+    delimited = ("," in first or "\t" in first) and not first.lstrip().startswith(("[", "{", "@"))
+    named = name.lower().removesuffix(".gz").endswith((".csv", ".tsv"))
+    return delimited and ("title" in first or named)
 
 
-def read(path: Path) -> Iterator[RawRecord]:
+def read(path: Path, columns: dict[str, str] | None = None) -> Iterator[RawRecord]:
+    """`columns` maps header names to fields ({"Paper Title": "title"}), over the recognised names."""
     text = decode_utf8(read_bytes(path), path.name)
     dialect = csv.excel_tab if "\t" in text.split("\n", 1)[0] else csv.excel
     reader = csv.DictReader(io.StringIO(text, newline=""), dialect=dialect, strict=True)
     header = {(name or "").strip().lower(): name for name in reader.fieldnames or []}
     chosen = {field: next((header[n] for n in names if n in header), None) for field, names in COLUMNS.items()}
+    for column, field in (columns or {}).items():
+        if column.strip().lower() not in header:
+            raise InputError(path.name, 1, f"no column named {column!r} (--map {column}={field})")
+        chosen[field] = header[column.strip().lower()]
     if not chosen["title"] and not chosen["abstract"]:
         raise InputError(path.name, 1, "no title or abstract column in the header")
     try:
@@ -59,6 +67,17 @@ def read(path: Path) -> Iterator[RawRecord]:
             )
     except csv.Error as exc:
         raise InputError(path.name, reader.line_num, f"broken CSV: {exc}") from None
+
+
+def parse_map(pairs: list[str]) -> dict[str, str]:
+    """{"Paper Title": "title"} from ["Paper Title=title"]; an unknown field is a clear error."""
+    found = {}
+    for pair in pairs:
+        column, _, field = pair.rpartition("=")
+        if not column or field not in COLUMNS:
+            raise PaperscopeError(f"--map takes COLUMN=FIELD with FIELD one of {', '.join(COLUMNS)}, not {pair!r}")
+        found[column] = field
+    return found
 
 
 def _split(text: str | None) -> list[str]:
