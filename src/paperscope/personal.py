@@ -13,6 +13,7 @@ import orjson
 from paperscope.analyze.recommend import recommend
 from paperscope.errors import PaperscopeError
 from paperscope.index import lexical
+from paperscope.index.semantic import text_of
 from paperscope.library import MODES, Library, SearchHit
 from paperscope.model import Paper
 
@@ -91,13 +92,16 @@ class Personal:
         liked = self.store.listed(tag and clean_tag(tag), None)
         if not liked:
             raise PaperscopeError(f"no paper is tagged {tag!r}" if tag else "the reading list is empty")
-        found = recommend(self.library.vectors(), liked, limit)
+        found = recommend(self.library.vectors(), liked, limit, texts=self._texts)
         suggestions = []
         for item in found:
             paper, because = self.library.paper(item.paper_id), self.library.paper(item.nearest)
             terms = shared_terms(paper, because, self.store.document_frequency)
             suggestions.append(Suggestion(paper, item.score, because, item.similarity, terms))
         return suggestions
+
+    def _texts(self, paper_ids: list[str]) -> list[str]:
+        return [text_of(self.library.paper(pid)) for pid in paper_ids]
 
     def save_search(self, name: str, query: str, mode: str = "hybrid", filters: lexical.Filters | None = None) -> None:
         if mode not in MODES:
