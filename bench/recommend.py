@@ -41,6 +41,7 @@ def main() -> None:
         library.ingest(files)
         vectors = library.vectors()
         titles = {p.id: (p.title or "").lower() for p in library.papers()}
+        texts = {p.id: semantic.text_of(p) for p in library.papers()}
         rng = random.Random(4)
         rows = []
         for keyword in KEYWORDS:
@@ -49,7 +50,6 @@ def main() -> None:
                 continue
             rng.shuffle(tagged)
             liked, hidden = tagged[: len(tagged) // 2], set(tagged[len(tagged) // 2 :])
-            texts = {p.id: semantic.text_of(p) for p in library.papers()} if not rows else texts
             ours = [s.paper_id for s in recommend(vectors, liked, 10, texts=lambda ids: [texts[i] for i in ids])]
             first_stage = [s.paper_id for s in recommend(vectors, liked, 10)]
             baseline = nearest_neighbours(vectors, liked, 10)
