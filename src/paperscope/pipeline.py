@@ -102,7 +102,7 @@ def ingest(paths: Sequence[str | Path], store: Store, *, skip_bad: bool = False,
     `columns` maps CSV/TSV header names to fields, for tables whose headers are not recognised.
     """
     report = IngestReport()
-    with _no_cyclic_gc():
+    with _no_cyclic_gc(), store.bulk():
         _ingest(paths, store, report, skip_bad, progress, columns)
     return report
 

@@ -147,6 +147,8 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _ORDERS = {"id": "id", "venue": "venue, year, id", "year": "year, venue, id", "title": "display_title, id"}
+_READING_CACHE = -32_768  # KiB: 32 MiB
+_WRITING_CACHE = -131_072  # 128 MiB
 _FACETS = ("venue", "year", "contribution", "has_code")  # constants: the only columns grouped on
 # A paper's topic label, kept beside the paper (topics are recomputed whole, papers are not rewritten)
 _TOPIC_LABEL = ("(SELECT t.label FROM paper_topics AS pt JOIN topics AS t ON t.id = pt.topic"
@@ -180,8 +182,7 @@ class SQLiteStore:
         self._frequencies: dict[str, object] = {}  # document frequencies search has looked up
         self._stamp = _now_precise()
         self.db.execute("PRAGMA synchronous=NORMAL")
-        # Ingest inserts into indexes keyed by hashes, i.e. at random places: keep their pages in memory.
-        self.db.execute("PRAGMA cache_size=-131072")
+        self.db.execute(f"PRAGMA cache_size={_READING_CACHE}")
         self._migrate()
 
     def _migrate(self) -> None:
@@ -212,6 +213,16 @@ class SQLiteStore:
 
     def close(self) -> None:
         self.db.close()
+
+    @contextmanager
+    def bulk(self) -> Iterator[None]:
+        """A large page cache for the length of an ingest, which inserts into indexes keyed by hashes,
+        i.e. at random places; a server keeps the small one (it reads few pages per request)."""
+        self.db.execute(f"PRAGMA cache_size={_WRITING_CACHE}")
+        try:
+            yield
+        finally:
+            self.db.execute(f"PRAGMA cache_size={_READING_CACHE}")
 
     # files
 
