@@ -25,7 +25,7 @@ CORPUS = HERE.parent.parent / "shared" / "corpus" / "paperlists"
 
 
 def use_fast() -> Callable[[list[str]], np.ndarray]:
-    return semantic.Encoder().encode
+    return semantic.Encoder(threads=2).encode
 
 
 def use_shipped_tokenizer() -> Callable[[list[str]], np.ndarray]:

@@ -25,7 +25,7 @@ def embed_missing(store: Store, progress: Progress | None = None) -> int:
         rows = store.missing_vectors(COMMIT_EVERY)
         if not rows:
             break
-        vectors = semantic.encoder().encode([semantic.text_of(paper) for _, _, paper in rows])
+        vectors = semantic.encoder(threads=2).encode([semantic.text_of(paper) for _, _, paper in rows])
         with store.transaction():
             store.put_vectors((pid, digest, semantic.to_blob(v)) for (pid, digest, _), v in zip(rows, vectors))
         done += len(rows)

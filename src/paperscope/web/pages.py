@@ -61,17 +61,6 @@ def _with_params(params: dict[str, str], **changes: Any) -> str:
     return "?" + urlencode(merged) if merged else "?"
 
 
-def _facets_of(hits: list[Any], topic_ids: dict[str, int]) -> dict[str, list[tuple[object, int]]]:
-    counts: dict[str, Counter] = {key: Counter() for key in FILTER_KEYS}
-    for hit in hits:
-        paper = hit.paper
-        for key, value in (("venue", paper.venue), ("year", paper.year), ("contribution", paper.contribution),
-                           ("has_code", int(bool(paper.urls.code))), ("topic", topic_ids.get(paper.id))):  # fmt: skip
-            if value is not None:
-                counts[key][value] += 1
-    return {key: counter.most_common() for key, counter in counts.items()}
-
-
 @router.get("/", response_class=HTMLResponse)
 def search_page(
     request: Request,
@@ -82,9 +71,8 @@ def search_page(
 ) -> HTMLResponse:
     with request.app.state.shared.use() as library:
         if q.strip():
-            hits = library.search(q, FACET_DEPTH if not chosen.active else PAGE, chosen, mode=mode)
-            counted = library.search(q, FACET_DEPTH, mode=mode) if chosen.active else hits
-            facets = _facets_of(counted, library.topic_of([h.paper.id for h in counted]))
+            hits = library.search(q, PAGE, chosen, mode=mode)
+            facets = library.search_facets(q, FACET_DEPTH, None, mode, PAGE)
             results = [search_hit(h) for h in hits[:PAGE]]
             total = None
         else:
