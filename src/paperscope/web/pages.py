@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -28,7 +27,6 @@ templates = Jinja2Templates(directory=HERE / "templates")
 router = APIRouter(include_in_schema=False)
 PAGE = 20
 FACET_DEPTH = 200  # how many results a search's facet counts are taken over
-FILTER_KEYS = ("venue", "year", "contribution", "has_code", "topic")
 EXPORTS = ("bibtex", "ris", "csl-json", "csv", "markdown", "json")
 
 
