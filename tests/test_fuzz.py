@@ -84,3 +84,13 @@ def test_any_query_parses(text):
 def test_the_inspector_sees_what_a_browser_would_run():
     assert unsafe_html('<a href="javascript:x">y</a>') and unsafe_html("<img src=x onerror=y>")
     assert unsafe_html('<p>fine <a href="https://x.org">link</a> <math><mi>x</mi></math></p>') is None
+
+
+def test_inputs_the_long_run_found(tmp_path):
+    """Each once broke a reader (bench/fuzz.py): an arXiv link without href, a CSV header with a
+    stray quote, XML that feedparser's own handler cannot take."""
+    for name, text in (("page.txt", '<feed xmlns="http://www.w3.org/2005/Atom"><title>arXiv</title><entry><id>http://arxiv.org/abs/1</id>'
+                                    '<title>T</title><link rel="related" title="pdf"/></entry></feed>'),
+                       ("papers.csv", 'title,"abs"tract\na,b\n'),
+                       ("f", '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:a="x"><title>arXiv</title><entry a:b:c="1"/></feed>')):  # fmt: skip
+        read_bytes_as_file(text.encode(), name)

@@ -26,7 +26,10 @@ def sniff(name: str, head: bytes) -> bool:
 
 
 def read(path: Path) -> Iterator[RawRecord]:
-    feed = feedparser.parse(read_bytes(path))
+    try:
+        feed = feedparser.parse(read_bytes(path))
+    except Exception as error:  # noqa: BLE001 (feedparser's XML handlers raise bare errors on broken markup)
+        raise InputError(path.name, None, f"not a readable feed: {error.__class__.__name__}") from None
     if feed.bozo and not feed.entries:
         raise InputError(path.name, getattr(feed.bozo_exception, "getLineNumber", lambda: None)(),
                          f"not a readable feed: {feed.bozo_exception}")  # fmt: skip
@@ -37,10 +40,11 @@ def read(path: Path) -> Iterator[RawRecord]:
         published = entry.get("published_parsed") or entry.get("updated_parsed")
         urls = {"site": f"https://arxiv.org/abs/{arxiv_id}"} if arxiv_id else {}
         for link in entry.get("links", []):
-            if link.get("title") == "pdf" or link.get("type") == "application/pdf":
-                urls["pdf"] = link["href"]
-            elif link.get("title") == "doi":
-                urls["doi"] = link["href"]
+            href = link.get("href")
+            if href and (link.get("title") == "pdf" or link.get("type") == "application/pdf"):
+                urls["pdf"] = href
+            elif href and link.get("title") == "doi":
+                urls["doi"] = href
         yield RawRecord(
             source=Source(path.name, number, listing, FORMAT, f"arXiv:{arxiv_id}" if arxiv_id else None),
             title=_one_line(entry.get("title")),

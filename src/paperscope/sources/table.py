@@ -38,7 +38,10 @@ def read(path: Path, columns: dict[str, str] | None = None) -> Iterator[RawRecor
     text = decode_utf8(read_bytes(path), path.name)
     dialect = csv.excel_tab if "\t" in text.split("\n", 1)[0] else csv.excel
     reader = csv.DictReader(io.StringIO(text, newline=""), dialect=dialect, strict=True)
-    header = {(name or "").strip().lower(): name for name in reader.fieldnames or []}
+    try:
+        header = {(name or "").strip().lower(): name for name in reader.fieldnames or []}
+    except csv.Error as exc:
+        raise InputError(path.name, 1, f"broken CSV header: {exc}") from None
     chosen = {field: next((header[n] for n in names if n in header), None) for field, names in COLUMNS.items()}
     for column, field in (columns or {}).items():
         if column.strip().lower() not in header:
