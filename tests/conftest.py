@@ -61,3 +61,10 @@ def seeded_copy(seeded_db: Path, tmp_path: Path) -> Path:
 def seed_papers(seeded_db: Path) -> list:
     with Library(seeded_db) as library:
         return list(library.papers())
+
+
+@pytest.fixture(scope="module")
+def seeded_library(seeded_db: Path):
+    """The seed library, open, for tests that only read it."""
+    with Library(seeded_db) as library:
+        yield library

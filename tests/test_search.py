@@ -15,9 +15,8 @@ from .conftest import CORPUS, SEEDS, run_cli
 
 
 @pytest.fixture(scope="module")
-def library(seeded_db):
-    with Library(seeded_db) as lib:
-        yield lib
+def library(seeded_library):
+    return seeded_library
 
 
 def names(hits):

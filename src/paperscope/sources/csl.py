@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source
-from paperscope.sources.files import decode_utf8, read_bytes
+from paperscope.sources.files import read_json
 
 FORMAT = "csl-json"
 
@@ -21,11 +20,7 @@ def sniff(name: str, head: bytes) -> bool:
 
 
 def read(path: Path) -> Iterator[RawRecord]:
-    text = decode_utf8(read_bytes(path), path.name)
-    try:
-        items = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(path.name, exc.lineno, f"invalid JSON: {exc.msg}") from None
+    items = read_json(path)
     if not isinstance(items, list):
         raise InputError(path.name, 1, "not CSL-JSON: expected an array of items")
     for number, item in enumerate(items, start=1):

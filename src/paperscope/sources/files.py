@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import zlib
 from pathlib import Path
 
@@ -51,3 +52,12 @@ def decode_utf8(data: bytes, name: str) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputError(name, line, f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
 
+
+
+def read_json(path: Path) -> object:
+    """A (maybe gzipped) UTF-8 JSON file; a syntax error names its line."""
+    text = decode_utf8(read_bytes(path), path.name)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(path.name, exc.lineno, f"invalid JSON: {exc.msg}") from None

@@ -6,7 +6,6 @@ among a submission's replies (v1) or its `venue` (v2) becomes the status.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -15,7 +14,7 @@ from typing import Any
 
 from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source
-from paperscope.sources.files import decode_utf8, read_bytes
+from paperscope.sources.files import read_json
 
 FORMAT = "openreview"
 SITE = "https://openreview.net"
@@ -27,11 +26,7 @@ def sniff(name: str, head: bytes) -> bool:
 
 
 def read(path: Path) -> Iterator[RawRecord]:
-    text = decode_utf8(read_bytes(path), path.name)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(path.name, exc.lineno, f"invalid JSON: {exc.msg}") from None
+    data = read_json(path)
     number = 0
     for venue, year, note in _submissions(data, path.name):
         number += 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,7 +9,7 @@ from typing import Any
 
 from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source
-from paperscope.sources.files import decode_utf8, read_bytes
+from paperscope.sources.files import read_json
 
 FORMAT = "paperlists"
 MAX_FIELD_CHARS = 100_000
@@ -42,11 +41,7 @@ def venue_from_name(name: str) -> tuple[str | None, int | None]:
 
 
 def read(path: Path) -> Iterator[RawRecord]:
-    text = decode_utf8(read_bytes(path), path.name)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(path.name, exc.lineno, f"invalid JSON: {exc.msg}") from None
+    data = read_json(path)
     if not isinstance(data, list) or not data:
         raise InputError(path.name, None, "not a paper list: expected a non-empty JSON array of papers")
     venue, year = venue_from_name(path.name)

@@ -3,14 +3,13 @@ citations that carry a title, each a record of its own."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source
-from paperscope.sources.files import decode_utf8, read_bytes
+from paperscope.sources.files import read_json
 
 FORMAT = "semantic-scholar"
 
@@ -21,11 +20,7 @@ def sniff(name: str, head: bytes) -> bool:
 
 
 def read(path: Path) -> Iterator[RawRecord]:
-    text = decode_utf8(read_bytes(path), path.name)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(path.name, exc.lineno, f"invalid JSON: {exc.msg}") from None
+    data = read_json(path)
     papers = data if isinstance(data, list) else [data]
     number = 0
     for paper in papers:
