@@ -89,8 +89,8 @@ def test_the_inspector_sees_what_a_browser_would_run():
 def test_inputs_the_long_run_found(tmp_path):
     """Each once broke a reader (bench/fuzz.py): an arXiv link without href, a CSV header with a
     stray quote, XML that feedparser's own handler cannot take."""
-    for name, text in (("page.txt", '<feed xmlns="http://www.w3.org/2005/Atom"><title>arXiv</title><entry><id>http://arxiv.org/abs/1</id>'
-                                    '<title>T</title><link rel="related" title="pdf"/></entry></feed>'),
+    for name, text in (("page.txt", ('<feed xmlns="http://www.w3.org/2005/Atom"><title>arXiv</title><entry><id>http://arxiv.org/abs/1</id>'
+                                     '<title>T</title><link rel="related" title="pdf"/></entry></feed>')),
                        ("papers.csv", 'title,"abs"tract\na,b\n'),
                        ("f", '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:a="x"><title>arXiv</title><entry a:b:c="1"/></feed>')):  # fmt: skip
         read_bytes_as_file(text.encode(), name)
