@@ -453,7 +453,8 @@ def benchmarks(
     out.print(table if claims else f"papers name {match}, but no claim on it was extracted")
 
 
-def _personal(ctx: typer.Context, db: Path | None) -> Iterator[tuple[Library, Personal]]:
+@contextmanager
+def personal(ctx: typer.Context, db: Path | None) -> Iterator[tuple[Library, Personal]]:
     library = _library(ctx, db)
     try:
         yield library, Personal(library)
@@ -461,7 +462,6 @@ def _personal(ctx: typer.Context, db: Path | None) -> Iterator[tuple[Library, Pe
         library.close()
 
 
-personal = contextmanager(_personal)
 StateOption = Annotated[str, typer.Option("--state", help="to read, reading, read, or none (off the list).")]
 
 

@@ -6,12 +6,10 @@ Each batch is its own transaction, so an interrupted run keeps what it finished 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from paperscope.index import semantic
+from paperscope.pipeline import Progress
 from paperscope.store import Store
 
-Progress = Callable[[str, int, int], None]  # (stage, done, total)
 COMMIT_EVERY = 128  # papers per transaction: what an interrupt can cost
 
 

@@ -119,7 +119,7 @@ class Library:
 
     def topic_papers(self, topic: int, limit: int = 3) -> list[Paper]:
         """The papers nearest the centre of a topic: what it is about."""
-        members = [pid for pid, _, t, _, _ in self.store.map_points() if t == topic]
+        members = [pid for pid, *_ in self.store.map_points(lexical.Filters(topic=topic))]
         vectors = self.vectors()
         rows = [vectors.position[pid] for pid in members if pid in vectors.position]
         if not rows:
@@ -128,10 +128,6 @@ class Library:
         centre /= max(float((centre**2).sum()) ** 0.5, 1e-9)
         nearest = vectors.nearest(centre, limit, allowed=set(members))
         return [p for pid, _ in nearest if (p := self.store.get_paper(pid))]
-
-    def topic_of(self, paper_ids: list[str]) -> dict[str, int]:
-        """The topic id of each of these papers that has one."""
-        return self.store.topic_of(paper_ids)
 
     def map_points(self, filters: lexical.Filters | None = None) -> list[tuple[str, str, int, float, float]]:
         """(id, display title, topic, x, y) of every paper on the map."""

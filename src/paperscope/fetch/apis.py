@@ -12,6 +12,7 @@ from pathlib import Path
 
 from paperscope.errors import PaperscopeError
 from paperscope.fetch.client import Client
+from paperscope.pipeline import Progress
 
 OPENREVIEW = os.environ.get("PAPERSCOPE_OPENREVIEW_URL", "https://api2.openreview.net")
 ARXIV = os.environ.get("PAPERSCOPE_ARXIV_URL", "https://export.arxiv.org")
@@ -20,7 +21,6 @@ ARXIV_PAGE = 100
 ARXIV_PAUSE = 3.0  # arXiv's API terms: no more than one request every three seconds
 MAX_RESULTS = 100_000
 
-Progress = Callable[[str, int, int], None]
 
 
 @dataclass

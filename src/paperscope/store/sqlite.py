@@ -544,13 +544,6 @@ class SQLiteStore:
                             ((t, label, orjson.dumps(words).decode(), size) for t, label, words, size in topics))
         self.db.executemany("INSERT INTO paper_topics (paper_id, topic, x, y) VALUES (?, ?, ?, ?)", points)
 
-    def topic_of(self, paper_ids: list[str]) -> dict[str, int]:
-        found: dict[str, int] = {}
-        for chunk in _chunks(paper_ids):
-            marks = ", ".join("?" * len(chunk))
-            found.update(self.db.execute(f"SELECT paper_id, topic FROM paper_topics WHERE paper_id IN ({marks})", chunk))
-        return found
-
     def topics(self) -> list[tuple[int, str, list[str], int]]:
         rows = self.db.execute("SELECT id, label, keywords, size FROM topics ORDER BY size DESC, id")
         return [(t, label, orjson.loads(words), size) for t, label, words, size in rows]
