@@ -57,7 +57,7 @@ def test_an_ingest_killed_at_any_moment_leaves_the_library_before_or_after(seede
     for run in range(20):
         db = tmp_path / f"run{run}.db"
         db.write_bytes(seeded_copy.read_bytes())
-        killed += kill_after(start("--db", db, "ingest", *LISTS, "--no-embed"), rng.uniform(0.2, duration))
+        killed += kill_after(start("--db", db, "ingest", *LISTS, "--no-embed"), rng.uniform(0.2, 0.7 * duration))  # later runs are warmer, so faster
         assert snapshot(db) in (before, after), f"run {run}: a partial ingest"
     assert killed >= 15  # most runs really were cut short
 
