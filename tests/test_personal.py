@@ -17,8 +17,8 @@ from .conftest import CORPUS, SEEDS, run_cli
 VSD, AURORA, NEMO = "lb4pvidcied2", "etoxgtwakr3b", "drqlcr3nir3z"
 
 
-def test_tags_states_and_notes_survive_a_reingest(seeded_copy, tmp_path):
-    with Library(seeded_copy) as library:
+def test_tags_states_and_notes_survive_a_reingest(seeded_any, tmp_path):
+    with Library(seeded_any) as library:
         me = Personal(library)
         me.tag(VSD, "decoding")
         me.tag(AURORA.upper(), "decoding")
@@ -28,7 +28,7 @@ def test_tags_states_and_notes_survive_a_reingest(seeded_copy, tmp_path):
     moved.mkdir()
     for page in SEEDS.iterdir():  # the same lists at another path, plus one changed line
         (moved / page.name).write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
-    with Library(seeded_copy) as library:
+    with Library(seeded_any) as library:
         library.ingest([moved])
         me = Personal(library)
         assert {p.id for p in me.listed("decoding")} == {VSD, AURORA}
@@ -36,8 +36,8 @@ def test_tags_states_and_notes_survive_a_reingest(seeded_copy, tmp_path):
         assert me.note(NEMO) == "Compare with **PMVB**."
 
 
-def test_bad_personal_input_is_a_clear_error(seeded_copy):
-    with Library(seeded_copy) as library:
+def test_bad_personal_input_is_a_clear_error(seeded_any):
+    with Library(seeded_any) as library:
         me = Personal(library)
         for call in (lambda: me.tag("nosuchpaper", "x"), lambda: me.tag(VSD, " , "),
                      lambda: me.set_state(VSD, "skimmed"), lambda: me.recommend("nothing-tagged")):  # fmt: skip
@@ -73,8 +73,8 @@ def test_the_command_line_round_trip(seeded_copy, tmp_path):
     assert bad.code == 1 and bad.err.startswith("error: unknown reading state")
 
 
-def test_saved_searches_show_what_a_later_ingest_added(seeded_copy):
-    db = ("--db", seeded_copy)
+def test_saved_searches_show_what_a_later_ingest_added(seeded_any):
+    db = ("--db", seeded_any)
     assert run_cli(*db, "save", "robots", "robot manipulation", "--mode", "lexical").code == 0
     assert json.loads(run_cli(*db, "news", "--json").out) == {"robots": []}
     run_cli(*db, "ingest", CORPUS / "corl2024.json.gz", "--no-embed")
@@ -83,11 +83,11 @@ def test_saved_searches_show_what_a_later_ingest_added(seeded_copy):
     assert json.loads(run_cli(*db, "news", "--json").out) == {"robots": []}  # seen now
 
 
-def test_changes_between_two_versions_of_a_list(tmp_path):
+def test_changes_between_two_versions_of_a_list(tmp_path, library_location):
     items = json.loads(gzip.decompress((CORPUS / "uai2019.json.gz").read_bytes()))[:6]
     listing = tmp_path / "uai2019.json"
     listing.write_text(json.dumps(items), encoding="utf-8")
-    db = ("--db", tmp_path / "lib.db")
+    db = ("--db", library_location)
     run_cli(*db, "ingest", listing, "--no-embed")
     later = [dict(item) for item in items]
     later[0]["status"] = "Oral" if later[0].get("status") != "Oral" else "Poster"
@@ -103,3 +103,18 @@ def test_changes_between_two_versions_of_a_list(tmp_path):
     details = sorted(c["detail"].split(":")[0] for c in by_kind["changed"])
     assert details == ["abstract", "status"], found
     assert run_cli(*db, "changes").out.startswith("added: 1")
+
+
+def test_each_reader_has_their_own_tags_notes_and_saved_searches(seeded_any):
+    db = ("--db", seeded_any)
+    assert run_cli(*db, "--user", "alice", "tag", VSD, "decoding").code == 0
+    assert run_cli(*db, "--user", "alice", "note", NEMO, "alice's note").code == 0
+    assert run_cli(*db, "--user", "bob", "tag", AURORA, "decoding").code == 0
+    assert run_cli(*db, "--user", "bob", "save", "robots", "robot manipulation").code == 0
+    with Library(seeded_any) as library:
+        alice, bob, me = Personal(library, "alice"), Personal(library, "bob"), Personal(library)
+        assert [p.id for p in alice.listed("decoding")] == [VSD]
+        assert [p.id for p in bob.listed("decoding")] == [AURORA]
+        assert me.tags() == [] and me.note(NEMO) is None
+        assert alice.note(NEMO) == "alice's note" and bob.note(NEMO) is None
+        assert [name for name, _, _ in bob.saved_searches()] == ["robots"] and alice.saved_searches() == []

@@ -8,7 +8,7 @@ import secrets
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -29,6 +29,8 @@ from rich.progress import (
 from rich.table import Table
 
 from paperscope.analyze.plot import draw_topic_map
+from paperscope.api.security import parse_readers
+from paperscope.copying import copy_library
 from paperscope.errors import PaperscopeError
 from paperscope.export import FORMATS
 from paperscope.fetch import apis
@@ -40,6 +42,7 @@ from paperscope.personal import Personal
 from paperscope.pipeline import IngestReport
 from paperscope.results import paper_summary, related_paper, search_hit, stats_dict
 from paperscope.sources.table import parse_map
+from paperscope.store import DEFAULT_READER, is_server, safe_location
 
 app = typer.Typer(
     help="Explore a conference's paper list: ingest it, then list, show, search and export its papers.",
@@ -54,9 +57,10 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 REPORT_EXAMPLES = 5
 
 DbOption = Annotated[
-    Path | None,
-    typer.Option("--db", envvar="PAPERSCOPE_DB", help=f"The library's SQLite file (default: ./{DEFAULT_DB}).",
-                 show_default=False),
+    str | None,
+    typer.Option("--db", envvar="PAPERSCOPE_DB", show_default=False,
+                 help=f"The library: a SQLite file (default: ./{DEFAULT_DB}) or a PostgreSQL URL, "
+                      "postgresql://user@host:port/dbname."),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 VenueOption = Annotated[str | None, typer.Option(help="Only this venue.")]
@@ -68,17 +72,36 @@ ModeOption = Annotated[str, typer.Option(help="hybrid (both, fused), lexical (BM
                                               "(meaning, any language).")]  # fmt: skip
 
 
+@dataclass
+class Chosen:
+    """What the options before the command chose."""
+
+    db: str | None
+    reader: str
+
+
 @app.callback()
-def _options(ctx: typer.Context, db: DbOption = None) -> None:
+def _options(
+    ctx: typer.Context,
+    db: DbOption = None,
+    user: Annotated[str, typer.Option("--user", envvar="PAPERSCOPE_USER", help="Whose tags, reading list, notes and "
+                                                                             "saved searches (on a shared library).")]
+    = DEFAULT_READER,
+) -> None:  # fmt: skip
     """Explore a conference's paper list: ingest it, then list, show, search and export its papers.
 
-    The library is a SQLite file: --db PATH (before or after the command), or PAPERSCOPE_DB.
+    The library is a SQLite file or a PostgreSQL database: --db PATH_OR_URL (before or after the
+    command), or PAPERSCOPE_DB.
     """
-    ctx.obj = db
+    ctx.obj = Chosen(db, user.strip() or DEFAULT_READER)
 
 
-def _library(ctx: typer.Context, db: Path | None) -> Library:
-    return Library(db or ctx.find_root().obj or Path(DEFAULT_DB))
+def _location(ctx: typer.Context, db: str | None) -> str:
+    return db or ctx.find_root().obj.db or DEFAULT_DB
+
+
+def _library(ctx: typer.Context, db: str | None) -> Library:
+    return Library(_location(ctx, db))
 
 
 def _print_json(data: object) -> None:
@@ -454,10 +477,10 @@ def benchmarks(
 
 
 @contextmanager
-def personal(ctx: typer.Context, db: Path | None) -> Iterator[tuple[Library, Personal]]:
+def personal(ctx: typer.Context, db: str | None) -> Iterator[tuple[Library, Personal]]:
     library = _library(ctx, db)
     try:
-        yield library, Personal(library)
+        yield library, Personal(library, ctx.find_root().obj.reader)
     finally:
         library.close()
 
@@ -683,12 +706,13 @@ SaveOption = Annotated[Path | None, typer.Option("--save", help="Keep the fetche
 NoEmbedOption = Annotated[bool, typer.Option("--no-embed", help="Leave the sentence vectors for `paperscope embed`.")]
 
 
-def _fetch_folder(ctx: typer.Context, db: Path | None, save: Path | None, name: str) -> Path:
-    library_path = Path(db or ctx.find_root().obj or DEFAULT_DB)
-    return save or library_path.resolve().parent / ".paperscope-fetch" / re.sub(r"[^\w.-]+", "_", name)[:100]
+def _fetch_folder(ctx: typer.Context, db: str | None, save: Path | None, name: str) -> Path:
+    location = _location(ctx, db)
+    beside = Path.cwd() if is_server(location) else Path(location).resolve().parent
+    return save or beside / ".paperscope-fetch" / re.sub(r"[^\w.-]+", "_", name)[:100]
 
 
-def _ingest_fetched(ctx: typer.Context, db: Path | None, fetched: Fetched, no_embed: bool) -> None:
+def _ingest_fetched(ctx: typer.Context, db: str | None, fetched: Fetched, no_embed: bool) -> None:
     err.print(f"{fetched.records} records in {len(fetched.pages)} pages ({fetched.fetched} fetched now, "
               f"{fetched.retries} retries)", highlight=False)  # fmt: skip
     if not fetched.pages:
@@ -776,6 +800,23 @@ def check(ctx: typer.Context, db: DbOption = None, as_json: JsonOption = False) 
 
 
 @app.command()
+def copy(
+    source: Annotated[str, typer.Option("--from", help="The library to copy: a SQLite file or a PostgreSQL URL.",
+                                        show_default=False)],
+    target: Annotated[str, typer.Option("--to", help="An empty library to copy into (a new file, or a database).",
+                                        show_default=False)],
+) -> None:  # fmt: skip
+    """Copy a whole library — papers, sources, vectors, the map, every reader's tags, notes and saved
+    searches — between SQLite and PostgreSQL (either way), in one transaction of the target.
+
+    Example: paperscope copy --from paperscope.db --to postgresql://me@db.example.org:5432/papers
+    """
+    with _progress() as report:
+        copied = copy_library(source, target, report)
+    out.print(" · ".join(f"{table} {rows:,}" for table, rows in copied.items()), highlight=False)
+
+
+@app.command()
 def serve(
     ctx: typer.Context,
     db: DbOption = None,
@@ -790,16 +831,17 @@ def serve(
 
     from paperscope.api import create_app
 
-    path = db or ctx.find_root().obj or Path(DEFAULT_DB)
-    if not Path(path).exists():
+    path = _location(ctx, db)
+    if not is_server(path) and not Path(path).exists():
         raise PaperscopeError(f"{path}: no library there yet; run `paperscope ingest` first")
     token = os.environ.get("PAPERSCOPE_TOKEN") or None
-    if token is None and host not in LOOPBACK:
+    readers = parse_readers(os.environ.get("PAPERSCOPE_TOKENS", ""))
+    if token is None and not readers and host not in LOOPBACK:
         token = secrets.token_urlsafe(24)
         err.print(f"paperscope: listening beyond this machine; changing data needs the token {token}"
                   f" (open http://{host}:{port}/login?token={token} once, or set PAPERSCOPE_TOKEN)", highlight=False)  # fmt: skip
-    application = create_app(path, token)
-    err.print(f"paperscope: serving {path} at http://{host}:{port}/ (Ctrl+C stops)", highlight=False)
+    application = create_app(path, token, readers, ctx.find_root().obj.reader)
+    err.print(f"paperscope: serving {safe_location(path)} at http://{host}:{port}/ (Ctrl+C stops)", highlight=False)
     uvicorn.run(application, host=host, port=port, log_level="warning")
 
 

@@ -7,7 +7,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Self, TextIO
 
 from paperscope import pipeline
 from paperscope.analyze import stats as stats_model
@@ -61,13 +61,12 @@ def _shared(paper: Paper, other: Paper) -> list[str]:
 class Library:
     def __init__(self, db: str | Path) -> None:
         self.store: Store = open_store(db)
-        self._vectors: tuple[tuple[int, int], semantic.Vectors] | None = None
         self._stats: tuple[tuple[int, int], stats_model.Stats] | None = None
 
     def close(self) -> None:
         self.store.close()
 
-    def __enter__(self) -> Library:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *_: object) -> None:
@@ -126,7 +125,7 @@ class Library:
             return []
         centre = vectors.matrix[rows].mean(axis=0)
         centre /= max(float((centre**2).sum()) ** 0.5, 1e-9)
-        nearest = vectors.nearest(centre, limit, allowed=set(members))
+        nearest = self.store.nearest(centre, limit, lexical.Filters(topic=topic))
         return [p for pid, _ in nearest if (p := self.store.get_paper(pid))]
 
     def map_points(self, filters: lexical.Filters | None = None) -> list[tuple[str, str, int, float, float]]:
@@ -161,10 +160,10 @@ class Library:
         """The papers most like this one: the nearest by sentence vector, with the facts they share as
         part of the reason. (Reordering by shared facts was measured and did not help: bench/related.py.)"""
         paper = self.paper(paper_id)
-        vectors = self.vectors()
-        if paper.id not in vectors.position:
+        vector = self.store.vector_of(paper.id)
+        if vector is None:
             return []
-        near = vectors.nearest(vectors.matrix[vectors.position[paper.id]], limit, exclude={paper.id})
+        near = self.store.nearest(vector, limit, skip={paper.id})
         found = []
         for other_id, cosine in near:
             other = self.store.get_paper(other_id)
@@ -233,26 +232,17 @@ class Library:
 
     def _nearest(self, query: lexical.Query, k: int, filters: lexical.Filters | None,
                  within: set[str] | None = None) -> list[tuple[str, float]]:  # fmt: skip
-        merged = query.filters(filters)
-        allowed = self.store.filtered_ids(merged) if merged.active else None
-        if within is not None:
-            allowed = within if allowed is None else allowed & within
-        excluded = self.store.matching_ids(" OR ".join(query.exclude)) if query.exclude else None
         vector = semantic.encoder().encode([query.text])[0]
-        return self.vectors().nearest(vector, k, allowed, excluded)
+        return self.store.nearest(vector, k, query.filters(filters), within, query.exclude)
 
     def warm(self) -> None:
-        """Load the sentence encoder and the vectors ahead of the first semantic search."""
-        if len(self.vectors()):
-            semantic.encoder().encode(["warm up"])
+        """Load the sentence encoder and the vectors (or their index) ahead of the first semantic search."""
+        if self.store.count_vectors():
+            self.store.nearest(semantic.encoder().encode(["warm up"])[0], 1)
 
     def vectors(self) -> semantic.Vectors:
-        """Every up-to-date vector, loaded once, and again only after the library has changed."""
-        version = self.store.version()
-        if self._vectors is None or self._vectors[0] != version:
-            self._vectors = None  # the old matrix goes before the new one is read
-            self._vectors = (version, semantic.Vectors.from_rows(self.store.count_vectors(), self.store.vector_rows()))
-        return self._vectors[1]
+        """Every up-to-date vector in one matrix (read once per change of the library)."""
+        return self.store.vectors()
 
     def backup(self, destination: str | Path) -> None:
         destination = Path(destination)

@@ -1,6 +1,6 @@
 """The reader's own library: reading list, tags, notes, saved searches and what is new for them,
-changes between ingests, and recommendations. Stored in the same file as the papers, keyed by the
-stable paper ids, so all of it survives re-ingesting the lists."""
+changes between ingests, and recommendations. Stored in the same library as the papers, keyed by
+the stable paper ids, so all of it survives re-ingesting the lists; each reader has their own."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from paperscope.index import lexical
 from paperscope.index.semantic import text_of
 from paperscope.library import MODES, Library, SearchHit
 from paperscope.model import Paper
+from paperscope.store import DEFAULT_READER
 
 STATES = ("to read", "reading", "read")
 MAX_TAG = 60
@@ -47,49 +48,50 @@ class Change:
 
 
 class Personal:
-    def __init__(self, library: Library) -> None:
+    def __init__(self, library: Library, reader: str = DEFAULT_READER) -> None:
         self.library = library
         self.store = library.store
+        self.reader = reader  # whose tags, states, notes and saved searches these are
 
     def tag(self, paper_id: str, tag: str, on: bool = True) -> Paper:
         paper = self.library.paper(paper_id)
         with self.store.transaction():
-            self.store.tag(paper.id, clean_tag(tag), on)
+            self.store.tag(self.reader, paper.id, clean_tag(tag), on)
         return paper
 
     def tags(self, paper_id: str | None = None) -> list[tuple[str, int]]:
-        return self.store.tags(paper_id)
+        return self.store.tags(self.reader, paper_id)
 
     def set_state(self, paper_id: str, state: str | None) -> Paper:
         if state is not None and state not in STATES:
             raise PaperscopeError(f"unknown reading state {state!r}; one of {', '.join(STATES)}")
         paper = self.library.paper(paper_id)
         with self.store.transaction():
-            self.store.set_state(paper.id, state)
+            self.store.set_state(self.reader, paper.id, state)
         return paper
 
     def state(self, paper_id: str) -> str | None:
-        return self.store.state(paper_id)
+        return self.store.state(self.reader, paper_id)
 
     def set_note(self, paper_id: str, text: str) -> Paper:
         if len(text) > MAX_NOTE:
             raise PaperscopeError(f"a note is at most {MAX_NOTE:,} characters")
         paper = self.library.paper(paper_id)
         with self.store.transaction():
-            self.store.set_note(paper.id, text)
+            self.store.set_note(self.reader, paper.id, text)
         return paper
 
     def note(self, paper_id: str) -> str | None:
-        return self.store.note(paper_id)
+        return self.store.note(self.reader, paper_id)
 
     def listed(self, tag: str | None = None, state: str | None = None) -> list[Paper]:
         if state is not None and state not in STATES:
             raise PaperscopeError(f"unknown reading state {state!r}; one of {', '.join(STATES)}")
-        return [self.library.paper(pid) for pid in self.store.listed(tag and clean_tag(tag), state)]
+        return [self.library.paper(pid) for pid in self.store.listed(self.reader, tag and clean_tag(tag), state)]
 
     def recommend(self, tag: str | None = None, limit: int = 20) -> list[Suggestion]:
         """Papers like those with `tag` (or on the reading list), best first, each with its reason."""
-        liked = self.store.listed(tag and clean_tag(tag), None)
+        liked = self.store.listed(self.reader, tag and clean_tag(tag), None)
         if not liked:
             raise PaperscopeError(f"no paper is tagged {tag!r}" if tag else "the reading list is empty")
         found = recommend(self.library.vectors(), liked, limit, texts=self._texts)
@@ -110,15 +112,15 @@ class Personal:
             raise PaperscopeError("a saved search needs a name")
         stored = orjson.dumps((filters or lexical.Filters()).__dict__).decode()
         with self.store.transaction():
-            self.store.save_search(name.strip(), query, mode, stored)
+            self.store.save_search(self.reader, name.strip(), query, mode, stored)
 
     def saved_searches(self) -> list[tuple[str, str, str]]:
-        return [(name, query, mode) for name, query, mode, _, _ in self.store.saved_searches()]
+        return [(name, query, mode) for name, query, mode, _, _ in self.store.saved_searches(self.reader)]
 
     def news(self, mark_seen: bool = True, limit: int = 100) -> dict[str, list[SearchHit]]:
         """For each saved search, its results among the papers added since it was last looked at."""
         found: dict[str, list[SearchHit]] = {}
-        for name, query, mode, filters, last_seen in self.store.saved_searches():
+        for name, query, mode, filters, last_seen in self.store.saved_searches(self.reader):
             fresh = self.store.added_since(last_seen)
             stored = orjson.loads(filters)
             chosen = lexical.Filters(**{**stored, "years": tuple(stored["years"]) if stored.get("years") else None})
@@ -126,7 +128,7 @@ class Personal:
             found[name] = [hit for hit in hits if hit.paper.id in fresh][:limit]
             if mark_seen:
                 with self.store.transaction():
-                    self.store.seen(name)
+                    self.store.seen(self.reader, name)
         return found
 
     def changes(self, since: str | None = None) -> list[Change]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException
 
 from paperscope.errors import PaperscopeError
 from paperscope.library import Library, NotFound
+from paperscope.store import DEFAULT_READER
 
 # Scripts only from this server (no inline script, no eval); styles likewise; MathML needs nothing more.
 CSP = (
@@ -23,13 +24,14 @@ CSP = (
 
 
 class Shared:
-    """The one Library a server process uses. SQLite connections are not for concurrent use from
-    several threads, and the sentence vectors (200 MB at 100k papers) are loaded once, so requests
-    take turns; a search takes milliseconds."""
+    """The one Library a server process uses. A SQLite connection is not for concurrent use from
+    several threads, and its sentence vectors (200 MB at 100k papers) are loaded once, so requests
+    take turns (a search takes milliseconds); a PostgreSQL store has a pool of connections, and
+    requests run side by side."""
 
     def __init__(self, db: str | Path) -> None:
         self.library = Library(db)
-        self._lock = threading.Lock()
+        self._lock = nullcontext() if self.library.store.concurrent else threading.Lock()
         self.library.warm()  # the model and the vectors load now, not in the first user's search
 
     @contextmanager
@@ -41,14 +43,18 @@ class Shared:
 MAX_BODY = 64 * 1024  # the largest request body (a note is at most 20,000 characters)
 
 
-def create_app(db: str | Path, token: str | None = None) -> FastAPI:
-    """The app over one library; with `token`, changing data needs it (see api/security.py)."""
+def create_app(db: str | Path, token: str | None = None, readers: dict[str, str] | None = None,
+               reader: str = DEFAULT_READER) -> FastAPI:  # fmt: skip
+    """The app over one library; with `token` or `readers` ({token: name}), changing data needs a
+    token (see api/security.py); `reader` is whose tags and notes a request without one sees."""
     from paperscope.api import personal, routes
     from paperscope.web import pages
 
     app = FastAPI(title="paperscope", summary="Explore a conference's paper list.", version="0.1.0")
     app.state.shared = Shared(db)
     app.state.token = token
+    app.state.readers = readers or {}
+    app.state.reader = reader
     app.include_router(routes.router)
     app.include_router(personal.router)
     app.include_router(pages.router)

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Query, Request
 
-from paperscope.api.security import writer
+from paperscope.api.security import reader, writer
 from paperscope.index.lexical import MAX_QUERY_CHARS
 from paperscope.library import MODES
 from paperscope.normalize.html import note_to_html
@@ -28,21 +28,21 @@ def mine(personal: Personal, paper_id: str) -> dict[str, Any]:
 @router.get("/papers/{paper_id}/mine", summary="The reader's tags, reading state and note on a paper")
 def get_mine(request: Request, paper_id: str) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
-        return mine(Personal(library), library.paper(paper_id).id)
+        return mine(Personal(library, reader(request)), library.paper(paper_id).id)
 
 
 @router.post("/papers/{paper_id}/tags", summary="Tag a paper")
 def add_tag(request: Request, paper_id: str, _: Writer,
             tag: Annotated[str, Body(embed=True, max_length=MAX_TAG)]) -> dict[str, Any]:  # fmt: skip
     with request.app.state.shared.use() as library:
-        personal = Personal(library)
+        personal = Personal(library, reader(request))
         return mine(personal, personal.tag(paper_id, tag).id)
 
 
 @router.delete("/papers/{paper_id}/tags/{tag}", summary="Take a tag off a paper")
 def remove_tag(request: Request, paper_id: str, tag: str, _: Writer) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
-        personal = Personal(library)
+        personal = Personal(library, reader(request))
         return mine(personal, personal.tag(paper_id, tag, on=False).id)
 
 
@@ -51,7 +51,7 @@ def set_state(request: Request, paper_id: str, _: Writer,
               state: Annotated[str | None, Body(embed=True, pattern=f"^({'|'.join(STATES)})$")] = None,
               ) -> dict[str, Any]:  # fmt: skip
     with request.app.state.shared.use() as library:
-        personal = Personal(library)
+        personal = Personal(library, reader(request))
         return mine(personal, personal.set_state(paper_id, state).id)
 
 
@@ -59,21 +59,21 @@ def set_state(request: Request, paper_id: str, _: Writer,
 def set_note(request: Request, paper_id: str, _: Writer,
              text: Annotated[str, Body(embed=True, max_length=MAX_NOTE)]) -> dict[str, Any]:  # fmt: skip
     with request.app.state.shared.use() as library:
-        personal = Personal(library)
+        personal = Personal(library, reader(request))
         return mine(personal, personal.set_note(paper_id, text).id)
 
 
 @router.get("/tags", summary="Every tag and how many papers carry it")
 def tags(request: Request) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
-        return {"tags": [{"tag": t, "papers": n} for t, n in Personal(library).tags()]}
+        return {"tags": [{"tag": t, "papers": n} for t, n in Personal(library, reader(request)).tags()]}
 
 
 @router.get("/list", summary="The reading list, or the papers with a tag")
 def listed(request: Request, tag: Annotated[str | None, Query(max_length=MAX_TAG)] = None,
            state: Annotated[str | None, Query(pattern=f"^({'|'.join(STATES)})$")] = None) -> dict[str, Any]:  # fmt: skip
     with request.app.state.shared.use() as library:
-        personal = Personal(library)
+        personal = Personal(library, reader(request))
         return {"papers": [{**paper_summary(p), "state": personal.state(p.id)} for p in personal.listed(tag, state)]}
 
 
@@ -81,7 +81,7 @@ def listed(request: Request, tag: Annotated[str | None, Query(max_length=MAX_TAG
 def recommend(request: Request, tag: Annotated[str | None, Query(max_length=MAX_TAG)] = None,
               limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:  # fmt: skip
     with request.app.state.shared.use() as library:
-        found = Personal(library).recommend(tag, limit)
+        found = Personal(library, reader(request)).recommend(tag, limit)
     return {"tag": tag, "suggestions": [{**paper_summary(s.paper), "score": round(s.score, 4), "because": s.because.id,
                                           "reason": s.reason} for s in found]}  # fmt: skip
 
@@ -89,7 +89,7 @@ def recommend(request: Request, tag: Annotated[str | None, Query(max_length=MAX_
 @router.get("/searches", summary="The saved searches")
 def searches(request: Request) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
-        return {"searches": [{"name": n, "q": q, "mode": m} for n, q, m in Personal(library).saved_searches()]}
+        return {"searches": [{"name": n, "q": q, "mode": m} for n, q, m in Personal(library, reader(request)).saved_searches()]}
 
 
 @router.post("/searches", summary="Save a search, for news after later ingests")
@@ -97,7 +97,7 @@ def save_search(request: Request, _: Writer, name: Annotated[str, Body(max_lengt
                 q: Annotated[str, Body(max_length=MAX_QUERY_CHARS)],
                 mode: Annotated[str, Body(pattern=f"^({'|'.join(MODES)})$")] = "hybrid") -> dict[str, Any]:  # fmt: skip
     with request.app.state.shared.use() as library:
-        Personal(library).save_search(name, q, mode)
+        Personal(library, reader(request)).save_search(name, q, mode)
     return {"saved": name}
 
 
@@ -106,11 +106,11 @@ def news(request: Request, peek: bool = True) -> dict[str, Any]:
     if not peek:
         writer(request)  # marking news as seen changes data
     with request.app.state.shared.use() as library:
-        found = Personal(library).news(mark_seen=not peek)
+        found = Personal(library, reader(request)).news(mark_seen=not peek)
     return {"news": {name: [search_hit(h) for h in hits] for name, hits in found.items()}}
 
 
 @router.get("/changes", summary="What the last ingest (or every ingest since a time) changed")
 def changes(request: Request, since: Annotated[str | None, Query(max_length=40)] = None) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
-        return {"changes": [c.__dict__ for c in Personal(library).changes(since)]}
+        return {"changes": [c.__dict__ for c in Personal(library, reader(request)).changes(since)]}

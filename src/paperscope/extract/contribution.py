@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 
@@ -62,7 +63,7 @@ def classify(abstract: str, name: str | None = None, title: str | None = None) -
         if kinds:
             scores[kinds[0]] += 2.5 if kinds[0] != "dataset" else 3.0
     words = _WORDS.findall(abstract.lower())
-    pairs = set(zip(words, words[1:], strict=False))
+    pairs = set(itertools.pairwise(words))
     for kind, (singles, doubles) in _WORD_CUES.items():
         hits = sum(1 for w in words if w in singles) + len(pairs & doubles)
         scores[kind] += _WEIGHTS[kind] * hits

@@ -75,17 +75,26 @@ class Query:
 
     def all_terms(self) -> str | None:
         """Every term (AND): precise, and fast even on a large library."""
-        terms = _content(self.must)
+        terms = self.content()
         return _with_exclusions(" ".join(terms), self.exclude) if terms else None
 
     def any_term(self, frequency: Callable[[str], int] | None = None) -> str | None:
-        """Any term (OR): what BM25 ranking needs when no paper has them all.
+        """Any term (OR): what BM25 ranking needs when no paper has them all."""
+        words = self.rarest(frequency)
+        return _with_exclusions(" OR ".join(words), self.exclude) if len(words) > 1 else None
+
+    def content(self) -> list[str]:
+        """The terms without stop words, unless nothing else is left ("the who")."""
+        return [t for t in self.must if t.strip('"') not in _STOPWORDS] or self.must
+
+    def rarest(self, frequency: Callable[[str], int] | None = None) -> list[str]:
+        """The terms an "any term" pass scores.
 
         Scoring an OR costs one step per posting, and a common word has a posting in most papers
         while adding little to BM25. Given each term's document frequency, only the rarest terms
         are kept, until OR_POSTINGS postings (always the two rarest).
         """
-        words = _content(self.must)
+        words = self.content()
         if frequency is not None and len(words) > 2:
             kept, postings = [], 0
             for word in sorted(words, key=frequency):
@@ -94,12 +103,7 @@ class Query:
                 kept.append(word)
                 postings += frequency(word)
             words = [w for w in words if w in kept]
-        return _with_exclusions(" OR ".join(words), self.exclude) if len(words) > 1 else None
-
-
-def _content(terms: list[str]) -> list[str]:
-    """The terms without stop words, unless nothing else is left ("the who")."""
-    return [t for t in terms if t.strip('"') not in _STOPWORDS] or terms
+        return words
 
 
 def _quote(token: str) -> str:
@@ -177,7 +181,8 @@ class Filters:
 
     @property
     def active(self) -> bool:
-        return bool(self.sql()[0])
+        return any(value is not None for value in (self.venue or None, self.years, self.contribution,
+                                                   self.has_code, self.topic))
 
     def sql(self) -> tuple[str, tuple]:
         """An AND-clause over the papers table (alias p) and its parameters: constants and placeholders only."""

@@ -10,16 +10,27 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import orjson
 
-from paperscope import dedupe
 from paperscope.errors import PaperscopeError
 from paperscope.index import lexical, semantic
 from paperscope.model import Paper, RawRecord
-from paperscope.store.base import FileRow, LibraryPaper
+from paperscope.store.base import DEFAULT_READER, FileRow, LibraryPaper
+from paperscope.store.rows import (
+    COLUMNS,
+    VectorCache,
+    change_detail,
+    chunks,
+    dump_query,
+    identities,
+    now,
+    now_precise,
+    pack,
+    unpack,
+)
 
 
 def _add_search(db: sqlite3.Connection) -> None:
@@ -31,7 +42,7 @@ def _add_search(db: sqlite3.Connection) -> None:
                " tokenize = 'unicode61 remove_diacritics 2')")  # fmt: skip
     rows = db.execute("SELECT rowid, data FROM papers").fetchall()
     for rowid, data in rows:
-        paper = _unpack(data)
+        paper = unpack(data)
         db.execute("UPDATE papers SET contribution = ?, has_code = ? WHERE rowid = ?",
                    (paper.contribution, bool(paper.urls.code), rowid))  # fmt: skip
         db.execute(_FTS_INSERT, (rowid, paper.id, *lexical.document(paper)))
@@ -43,7 +54,7 @@ def _add_vectors(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE papers ADD COLUMN embed_hash TEXT")
     db.execute("CREATE TABLE vectors (paper_id TEXT PRIMARY KEY, embed_hash TEXT NOT NULL, vector BLOB NOT NULL)")
     for rowid, data in db.execute("SELECT rowid, data FROM papers").fetchall():
-        db.execute("UPDATE papers SET embed_hash = ? WHERE rowid = ?", (semantic.text_hash(_unpack(data)), rowid))
+        db.execute("UPDATE papers SET embed_hash = ? WHERE rowid = ?", (semantic.text_hash(unpack(data)), rowid))
     db.execute("ALTER TABLE sources ADD COLUMN external_id TEXT")
     db.execute("UPDATE sources SET external_id = json_extract(record, '$.source.external_id')")
     db.execute("CREATE INDEX sources_external_id ON sources(external_id) WHERE external_id IS NOT NULL")
@@ -55,18 +66,32 @@ def _add_identities(db: sqlite3.Connection) -> None:
                " WITHOUT ROWID")  # fmt: skip
     db.execute("CREATE INDEX paper_ids_paper ON paper_ids(paper_id)")
     for (data,) in db.execute("SELECT data FROM papers").fetchall():
-        _put_identities(db, [_unpack(data)])
+        _put_identities(db, [unpack(data)])
 
 
 def _put_identities(db: sqlite3.Connection, papers: Iterable[Paper]) -> None:
     db.executemany("INSERT OR IGNORE INTO paper_ids (identity, paper_id) VALUES (?, ?)",
-                   ((identity, paper.id) for paper in papers for identity in _identities(paper)))  # fmt: skip
+                   ((identity, paper.id) for paper in papers for identity in identities(paper)))  # fmt: skip
 
 
-def _identities(paper: Paper) -> set[str]:
-    urls = [u for u in (paper.urls.site, paper.urls.pdf, *paper.urls.other) if u]
-    return dedupe.paper_identities(((s.external_id, s.format) for s in paper.sources), urls)
+def _add_readers(db: sqlite3.Connection) -> None:
+    """7: tags, reading states, notes and saved searches belong to a reader (until now, DEFAULT_READER's)."""
+    for table, columns, key in _READER_TABLES:
+        db.execute(f"ALTER TABLE {table} RENAME TO {table}_v6")
+        db.execute(f"CREATE TABLE {table} (reader TEXT NOT NULL, {columns}, PRIMARY KEY (reader, {key}))")
+        db.execute(f"INSERT INTO {table} SELECT ?, * FROM {table}_v6", (DEFAULT_READER,))
+        db.execute(f"DROP TABLE {table}_v6")
+    db.execute("CREATE INDEX tags_tag ON tags(reader, tag)")
 
+
+_READER_TABLES = (
+    ("tags", "paper_id TEXT NOT NULL, tag TEXT NOT NULL, added_at TEXT NOT NULL", "paper_id, tag"),
+    ("reading", ("paper_id TEXT NOT NULL, state TEXT NOT NULL CHECK (state IN ('to read', 'reading', 'read')),"
+                " updated_at TEXT NOT NULL"), "paper_id"),
+    ("notes", "paper_id TEXT NOT NULL, text TEXT NOT NULL, updated_at TEXT NOT NULL", "paper_id"),
+    ("saved_searches", ("name TEXT NOT NULL, query TEXT NOT NULL, mode TEXT NOT NULL, filters TEXT NOT NULL,"
+                       " last_seen TEXT NOT NULL"), "name"),
+)  # fmt: skip
 
 _FTS_FROM_PAPER = (
     f"INSERT INTO papers_fts (rowid, paper_id, {', '.join(lexical.COLUMNS)})"
@@ -144,6 +169,7 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     CREATE INDEX changes_paper ON changes(paper_id);
     """,
     _add_identities,
+    _add_readers,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _ORDERS = {"id": "id", "venue": "venue, year, id", "year": "year, venue, id", "title": "display_title, id"}
@@ -153,22 +179,11 @@ _FACETS = ("venue", "year", "contribution", "has_code")  # constants: the only c
 # A paper's topic label, kept beside the paper (topics are recomputed whole, papers are not rewritten)
 _TOPIC_LABEL = ("(SELECT t.label FROM paper_topics AS pt JOIN topics AS t ON t.id = pt.topic"
                 " WHERE pt.paper_id = p.id)")  # fmt: skip
-_CHUNK = 500  # host parameters per IN (...) query
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _now_precise() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-def open_store(path: str | Path) -> SQLiteStore:
-    return SQLiteStore(path)
 
 
 class SQLiteStore:
+    concurrent = False  # one connection: callers take turns
+
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         if self.path != ":memory:" and not Path(self.path).parent.is_dir():
@@ -179,8 +194,9 @@ class SQLiteStore:
         except sqlite3.DatabaseError as exc:
             raise PaperscopeError(f"{path}: not a paperscope database ({exc})") from None
         self.db.execute("PRAGMA foreign_keys=ON")
-        self._frequencies: dict[str, object] = {}  # document frequencies search has looked up
-        self._stamp = _now_precise()
+        self._frequencies: dict[str, object] = {}
+        self._vectors = VectorCache()  # document frequencies search has looked up
+        self._stamp = now_precise()
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute(f"PRAGMA cache_size={_READING_CACHE}")
         self._migrate()
@@ -203,7 +219,7 @@ class SQLiteStore:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         self.db.execute("BEGIN IMMEDIATE")
-        self._stamp = _now_precise()  # every change logged in this transaction carries it
+        self._stamp = now_precise()  # every change logged in this transaction carries it
         try:
             yield
         except BaseException:
@@ -239,14 +255,14 @@ class SQLiteStore:
         if old is None:
             cursor = self.db.execute(
                 "INSERT INTO files (path, name, sha256, format, records, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (path, name, sha256, fmt, records, _now()),
+                (path, name, sha256, fmt, records, now()),
             )
             return int(cursor.lastrowid or 0), set()
         affected = {r[0] for r in self.db.execute("SELECT paper_id FROM sources WHERE file_id = ?", (old.id,))}
         self.db.execute("DELETE FROM sources WHERE file_id = ?", (old.id,))
         self.db.execute(
             "UPDATE files SET name = ?, sha256 = ?, format = ?, records = ?, ingested_at = ? WHERE id = ?",
-            (name, sha256, fmt, records, _now(), old.id),
+            (name, sha256, fmt, records, now(), old.id),
         )
         return old.id, affected
 
@@ -262,10 +278,10 @@ class SQLiteStore:
             ("SELECT id FROM papers WHERE title_key IN ({})", list(set(title_keys))),
             ("SELECT paper_id FROM paper_ids WHERE identity IN ({})", list(set(identities))),
         ):
-            for chunk in _chunks(values):
+            for chunk in chunks(values):
                 ids.update(r[0] for r in self.db.execute(sql.format(",".join("?" * len(chunk))), chunk))
         found: list[LibraryPaper] = []
-        for chunk in _chunks(sorted(ids)):
+        for chunk in chunks(sorted(ids)):
             rows = self.db.execute(
                 "SELECT id, key, title_key, venue, year, json_extract(data, '$.abstract'),"
                 " (SELECT group_concat(identity, char(31)) FROM paper_ids WHERE paper_id = papers.id) FROM papers"
@@ -293,13 +309,14 @@ class SQLiteStore:
         self._insert(rows)
         self._log((p.id, "added", p.display_title) for p, _, _, _ in rows)
 
-    def _insert(self, rows: list[tuple[Paper, str, str | None, tuple[int, ...]]]) -> None:
-        now = _now()
+    def _insert(self, rows: list[tuple[Paper, str, str | None, tuple[int, ...]]], stamps: list[str] | None = None) -> None:
+        stamps = stamps or [now()] * len(rows)
         self.db.executemany(
             "INSERT INTO papers (id, key, title_key, venue, year, display_title, contribution, has_code, data,"
             " bands, updated_at, embed_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            ((p.id, key, title_key, p.venue, p.year, p.display_title, p.contribution, bool(p.urls.code), _pack(p),
-              orjson.dumps(bands).decode(), now, semantic.text_hash(p)) for p, key, title_key, bands in rows),
+            ((p.id, key, title_key, p.venue, p.year, p.display_title, p.contribution, bool(p.urls.code), pack(p),
+              orjson.dumps(bands).decode(), stamp, semantic.text_hash(p))
+             for (p, key, title_key, bands), stamp in zip(rows, stamps, strict=True)),
         )  # fmt: skip
         self.db.executemany(_FTS_FROM_PAPER, ((p.id, *lexical.document(p), p.id) for p, _, _, _ in rows))
         _put_identities(self.db, (p for p, _, _, _ in rows))
@@ -310,7 +327,7 @@ class SQLiteStore:
 
     def put_paper(self, paper: Paper, key: str, title_key: str | None, bands: tuple[int, ...]) -> str:
         """Insert or replace a paper; says whether it was created, updated or left unchanged."""
-        data = _pack(paper)
+        data = pack(paper)
         old = self.db.execute("SELECT data FROM papers WHERE id = ?", (paper.id,)).fetchone()
         if old and old[0] == data:
             return "unchanged"
@@ -319,11 +336,8 @@ class SQLiteStore:
             return "created"
         self._drop(paper.id)
         self._insert([(paper, key, title_key, bands)])
-        before = _unpack(old[0])
-        changed = [f"{name}: {_short(getattr(before, name))} → {_short(getattr(paper, name))}"
-                   for name in ("status", "title", "abstract") if getattr(before, name) != getattr(paper, name)]  # fmt: skip
-        if changed:
-            self._log([(paper.id, "changed", "; ".join(changed))])
+        if detail := change_detail(unpack(old[0]), paper):
+            self._log([(paper.id, "changed", detail)])
         return "updated"
 
     def _drop(self, paper_id: str) -> None:
@@ -371,63 +385,70 @@ class SQLiteStore:
 
     # the reader's own library
 
-    def tag(self, paper_id: str, tag: str, on: bool) -> None:
+    def tag(self, reader: str, paper_id: str, tag: str, on: bool) -> None:
         if on:
-            self.db.execute("INSERT OR IGNORE INTO tags (paper_id, tag, added_at) VALUES (?, ?, ?)", (paper_id, tag, _now()))
+            self.db.execute("INSERT OR IGNORE INTO tags (reader, paper_id, tag, added_at) VALUES (?, ?, ?, ?)",
+                            (reader, paper_id, tag, now()))  # fmt: skip
         else:
-            self.db.execute("DELETE FROM tags WHERE paper_id = ? AND tag = ?", (paper_id, tag))
+            self.db.execute("DELETE FROM tags WHERE reader = ? AND paper_id = ? AND tag = ?", (reader, paper_id, tag))
 
-    def tags(self, paper_id: str | None = None) -> list[tuple[str, int]]:
-        """(tag, papers) over the library, or the tags of one paper (count 1 each)."""
+    def tags(self, reader: str, paper_id: str | None = None) -> list[tuple[str, int]]:
+        """(tag, papers) over the reader's library, or the tags of one paper (count 1 each)."""
         if paper_id is not None:
-            return [(t, 1) for (t,) in self.db.execute("SELECT tag FROM tags WHERE paper_id = ? ORDER BY tag", (paper_id,))]
-        return self.db.execute("SELECT tag, count(*) FROM tags GROUP BY tag ORDER BY tag").fetchall()
+            rows = self.db.execute("SELECT tag FROM tags WHERE reader = ? AND paper_id = ? ORDER BY tag",
+                                   (reader, paper_id))  # fmt: skip
+            return [(t, 1) for (t,) in rows]
+        return self.db.execute("SELECT tag, count(*) FROM tags WHERE reader = ? GROUP BY tag ORDER BY tag",
+                               (reader,)).fetchall()  # fmt: skip
 
-    def set_state(self, paper_id: str, state: str | None) -> None:
+    def set_state(self, reader: str, paper_id: str, state: str | None) -> None:
         if state is None:
-            self.db.execute("DELETE FROM reading WHERE paper_id = ?", (paper_id,))
+            self.db.execute("DELETE FROM reading WHERE reader = ? AND paper_id = ?", (reader, paper_id))
         else:
-            self.db.execute("INSERT OR REPLACE INTO reading (paper_id, state, updated_at) VALUES (?, ?, ?)",
-                            (paper_id, state, _now()))  # fmt: skip
+            self.db.execute("INSERT OR REPLACE INTO reading (reader, paper_id, state, updated_at) VALUES (?, ?, ?, ?)",
+                            (reader, paper_id, state, now()))  # fmt: skip
 
-    def state(self, paper_id: str) -> str | None:
-        row = self.db.execute("SELECT state FROM reading WHERE paper_id = ?", (paper_id,)).fetchone()
+    def state(self, reader: str, paper_id: str) -> str | None:
+        row = self.db.execute("SELECT state FROM reading WHERE reader = ? AND paper_id = ?", (reader, paper_id)).fetchone()
         return row[0] if row else None
 
-    def set_note(self, paper_id: str, text: str) -> None:
+    def set_note(self, reader: str, paper_id: str, text: str) -> None:
         if text.strip():
-            self.db.execute("INSERT OR REPLACE INTO notes (paper_id, text, updated_at) VALUES (?, ?, ?)",
-                            (paper_id, text, _now()))  # fmt: skip
+            self.db.execute("INSERT OR REPLACE INTO notes (reader, paper_id, text, updated_at) VALUES (?, ?, ?, ?)",
+                            (reader, paper_id, text, now()))  # fmt: skip
         else:
-            self.db.execute("DELETE FROM notes WHERE paper_id = ?", (paper_id,))
+            self.db.execute("DELETE FROM notes WHERE reader = ? AND paper_id = ?", (reader, paper_id))
 
-    def note(self, paper_id: str) -> str | None:
-        row = self.db.execute("SELECT text FROM notes WHERE paper_id = ?", (paper_id,)).fetchone()
+    def note(self, reader: str, paper_id: str) -> str | None:
+        row = self.db.execute("SELECT text FROM notes WHERE reader = ? AND paper_id = ?", (reader, paper_id)).fetchone()
         return row[0] if row else None
 
-    def listed(self, tag: str | None = None, state: str | None = None) -> list[str]:
+    def listed(self, reader: str, tag: str | None = None, state: str | None = None) -> list[str]:
         """Ids of the papers with this tag and/or in this reading state (any state: the reading list)."""
         clauses, params = [], []
         if tag is not None:
-            clauses.append("id IN (SELECT paper_id FROM tags WHERE tag = ?)")
-            params.append(tag)
+            clauses.append("id IN (SELECT paper_id FROM tags WHERE reader = ? AND tag = ?)")
+            params += [reader, tag]
         if state is not None:
-            clauses.append("id IN (SELECT paper_id FROM reading WHERE state = ?)")
-            params.append(state)
+            clauses.append("id IN (SELECT paper_id FROM reading WHERE reader = ? AND state = ?)")
+            params += [reader, state]
         if not clauses:
-            clauses.append("id IN (SELECT paper_id FROM reading)")
+            clauses.append("id IN (SELECT paper_id FROM reading WHERE reader = ?)")
+            params.append(reader)
         return [r[0] for r in self.db.execute(f"SELECT id FROM papers WHERE {' AND '.join(clauses)} ORDER BY display_title",
                                               params)]  # fmt: skip
 
-    def save_search(self, name: str, query: str, mode: str, filters: str) -> None:
-        self.db.execute("INSERT OR REPLACE INTO saved_searches (name, query, mode, filters, last_seen) VALUES (?, ?, ?, ?, ?)",
-                        (name, query, mode, filters, _now_precise()))  # fmt: skip
+    def save_search(self, reader: str, name: str, query: str, mode: str, filters: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO saved_searches (reader, name, query, mode, filters, last_seen)"
+                        " VALUES (?, ?, ?, ?, ?, ?)", (reader, name, query, mode, filters, now_precise()))  # fmt: skip
 
-    def saved_searches(self) -> list[tuple[str, str, str, str, str]]:
-        return self.db.execute("SELECT name, query, mode, filters, last_seen FROM saved_searches ORDER BY name").fetchall()
+    def saved_searches(self, reader: str) -> list[tuple[str, str, str, str, str]]:
+        return self.db.execute("SELECT name, query, mode, filters, last_seen FROM saved_searches WHERE reader = ?"
+                               " ORDER BY name", (reader,)).fetchall()  # fmt: skip
 
-    def seen(self, name: str) -> None:
-        self.db.execute("UPDATE saved_searches SET last_seen = ? WHERE name = ?", (_now_precise(), name))
+    def seen(self, reader: str, name: str) -> None:
+        self.db.execute("UPDATE saved_searches SET last_seen = ? WHERE reader = ? AND name = ?",
+                        (now_precise(), reader, name))  # fmt: skip
 
     # vectors
 
@@ -440,7 +461,7 @@ class SQLiteStore:
     def missing_vectors(self, limit: int) -> list[tuple[str, str, Paper]]:
         """Papers whose vector is missing or stale: (id, text hash, paper), in a stable order."""
         sql = "SELECT p.id, p.embed_hash, p.data" + self._MISSING + " ORDER BY p.rowid LIMIT ?"
-        return [(pid, digest, _unpack(data)) for pid, digest, data in self.db.execute(sql, (limit,))]
+        return [(pid, digest, unpack(data)) for pid, digest, data in self.db.execute(sql, (limit,))]
 
     def put_vectors(self, rows: Iterable[tuple[str, str, bytes]]) -> None:
         self.db.executemany("INSERT OR REPLACE INTO vectors (paper_id, embed_hash, vector) VALUES (?, ?, ?)", rows)
@@ -453,6 +474,24 @@ class SQLiteStore:
     def vector_rows(self) -> Iterator[tuple[str, bytes]]:
         """(paper id, vector) of every paper whose vector is up to date, streamed."""
         return self.db.execute("SELECT v.paper_id, v.vector" + self._CURRENT + " ORDER BY p.rowid")
+
+    def vectors(self) -> semantic.Vectors:
+        """Every up-to-date vector, loaded once, and again only after the library has changed."""
+        return self._vectors.get(self.version(), lambda: semantic.Vectors.from_rows(self.count_vectors(), self.vector_rows()))
+
+    def vector_of(self, paper_id: str) -> np.ndarray | None:
+        vectors = self.vectors()
+        position = vectors.position.get(paper_id)
+        return None if position is None else vectors.matrix[position]
+
+    def nearest(self, vector: np.ndarray, k: int, filters: lexical.Filters | None = None, within: set[str] | None = None,
+                exclude: list[str] | None = None, skip: set[str] | None = None) -> list[tuple[str, float]]:  # fmt: skip
+        """Exact cosine search over the vectors in memory: one matrix-vector product."""
+        allowed = self.filtered_ids(filters) if filters and filters.active else None
+        if within is not None:
+            allowed = within if allowed is None else allowed & within
+        excluded = (skip or set()) | (self.matching_ids(" OR ".join(exclude)) if exclude else set())
+        return self.vectors().nearest(vector, k, allowed, excluded or None)
 
     def version(self) -> tuple[int, int]:
         """Changes whenever the library does (another connection's commit or this one's write); O(1)."""
@@ -474,6 +513,24 @@ class SQLiteStore:
     def matching_ids(self, expression: str) -> set[str]:
         """Ids of the papers an FTS5 expression matches (what `-word` excludes, in any mode)."""
         return {r[0] for r in self.db.execute("SELECT paper_id FROM papers_fts WHERE papers_fts MATCH ?", (expression,))}
+
+    # moving a whole library
+
+    def dump(self) -> Iterator[tuple[str, list[tuple]]]:
+        """Every table as (name, rows) batches, in the order and shape of rows.COLUMNS."""
+        for table in COLUMNS:
+            cursor = self.db.execute(dump_query(table))
+            while batch := cursor.fetchmany(1_000):
+                yield table, batch
+
+    def load(self, table: str, rows: list[tuple]) -> None:
+        """Rows of one table as `dump` gives them (inside the caller's transaction; into an empty library)."""
+        if table == "papers":
+            self._insert([(unpack(data), key, title_key, tuple(orjson.loads(bands))) for data, key, title_key, bands, _ in rows],
+                         [stamp for *_, stamp in rows])  # fmt: skip
+            return
+        columns = COLUMNS[table]
+        self.db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)
 
     # safekeeping
 
@@ -500,7 +557,7 @@ class SQLiteStore:
             "SELECT p.data FROM sources AS s JOIN papers AS p ON p.id = s.paper_id WHERE s.external_id = ? LIMIT 1",
             (external_id,),
         ).fetchone()
-        return _unpack(row[0]) if row else None
+        return unpack(row[0]) if row else None
 
     def count_papers(self, filters: lexical.Filters | None = None) -> int:
         where, params = (filters or lexical.Filters()).sql()
@@ -521,7 +578,7 @@ class SQLiteStore:
     def facet_counts_of(self, paper_ids: list[str]) -> dict[str, list[tuple[object, int]]]:
         """The facet counts of `facet_counts` over these papers."""
         counts: dict[str, dict[object, int]] = {column: {} for column in (*_FACETS, "topic")}
-        for chunk in _chunks(paper_ids):
+        for chunk in chunks(paper_ids):
             marks = ", ".join("?" * len(chunk))
             rows = self.db.execute(
                 f"SELECT p.venue, p.year, p.contribution, p.has_code, pt.topic FROM papers AS p"
@@ -557,7 +614,7 @@ class SQLiteStore:
 
     def get_paper(self, paper_id: str) -> Paper | None:
         row = self.db.execute(f"SELECT p.data, {_TOPIC_LABEL} FROM papers AS p WHERE p.id = ?", (paper_id,)).fetchone()
-        return _unpack(*row) if row else None
+        return unpack(*row) if row else None
 
     def iter_papers(self, order: str = "id", limit: int | None = None, offset: int = 0,
                     filters: lexical.Filters | None = None) -> Iterator[Paper]:  # fmt: skip
@@ -566,36 +623,4 @@ class SQLiteStore:
         where, params = (filters or lexical.Filters()).sql()
         sql = f"SELECT p.data, {_TOPIC_LABEL} FROM papers AS p WHERE 1 {where} ORDER BY {_ORDERS[order]} LIMIT ? OFFSET ?"
         for data, topic in self.db.execute(sql, (*params, -1 if limit is None else limit, offset)):
-            yield _unpack(data, topic)
-
-
-_SAME_AS_ABSTRACT = ("abstract_raw", "abstract_html")
-
-
-def _pack(paper: Paper) -> str:
-    """The paper as stored: the raw and HTML abstracts are left out where they equal the plain one
-    (most abstracts have no markup), which takes a third off a large library."""
-    data = orjson.loads(orjson.dumps(paper))
-    for key in _SAME_AS_ABSTRACT:
-        if data[key] == data["abstract"]:
-            del data[key]
-    return orjson.dumps(data).decode()
-
-
-def _unpack(stored: str, topic: str | None = None) -> Paper:
-    data = orjson.loads(stored)
-    for key in _SAME_AS_ABSTRACT:
-        data.setdefault(key, data["abstract"])
-    if topic:
-        data["topics"] = [topic]
-    return Paper.from_dict(data)
-
-
-def _short(value: object, chars: int = 60) -> str:
-    text = "none" if value is None else str(value)
-    return text if len(text) <= chars else text[: chars - 1] + "…"
-
-
-def _chunks(values: list, size: int = _CHUNK) -> Iterator[list]:
-    for start in range(0, len(values), size):
-        yield values[start : start + size]
+            yield unpack(data, topic)

@@ -15,6 +15,7 @@ from paperscope.analyze.charts import PALETTE, bars, topic_map
 from paperscope.api.personal import mine
 from paperscope.api.routes import FiltersParam
 from paperscope.api.security import COOKIE as TOKEN_COOKIE
+from paperscope.api.security import reader
 from paperscope.errors import PaperscopeError
 from paperscope.index.lexical import MAX_QUERY_CHARS
 from paperscope.library import MODES, NotFound
@@ -103,14 +104,14 @@ def paper_page(request: Request, paper_id: str) -> HTMLResponse:
     with request.app.state.shared.use() as library:
         paper = library.paper(paper_id)
         related = [related_paper(r) for r in library.related(paper.id, 8)]
-        yours = mine(Personal(library), paper.id)
+        yours = mine(Personal(library, reader(request)), paper.id)
     return _render(request, "paper.html", paper=paper, related=related, exports=EXPORTS, mine=yours, states=STATES)
 
 
 @router.get("/list", response_class=HTMLResponse)
 def list_page(request: Request, tag: Annotated[str | None, Query(max_length=60)] = None) -> HTMLResponse:
     with request.app.state.shared.use() as library:
-        personal = Personal(library)
+        personal = Personal(library, reader(request))
         papers = [(p, personal.state(p.id)) for p in personal.listed(tag)]
         tags = personal.tags()
     return _render(request, "list.html", papers=papers, tags=tags, tag=tag)
@@ -119,7 +120,7 @@ def list_page(request: Request, tag: Annotated[str | None, Query(max_length=60)]
 @router.get("/recommend", response_class=HTMLResponse)
 def recommend_page(request: Request, tag: Annotated[str | None, Query(max_length=60)] = None) -> HTMLResponse:
     with request.app.state.shared.use() as library:
-        personal = Personal(library)
+        personal = Personal(library, reader(request))
         try:
             found, problem = personal.recommend(tag, 20), None
         except PaperscopeError as error:
@@ -131,14 +132,14 @@ def recommend_page(request: Request, tag: Annotated[str | None, Query(max_length
 @router.get("/news", response_class=HTMLResponse)
 def news_page(request: Request) -> HTMLResponse:
     with request.app.state.shared.use() as library:
-        found = {name: [search_hit(h) for h in hits] for name, hits in Personal(library).news(mark_seen=False).items()}
+        found = {name: [search_hit(h) for h in hits] for name, hits in Personal(library, reader(request)).news(mark_seen=False).items()}
     return _render(request, "news.html", found=found)
 
 
 @router.get("/changes", response_class=HTMLResponse)
 def changes_page(request: Request) -> HTMLResponse:
     with request.app.state.shared.use() as library:
-        found = Personal(library).changes()
+        found = Personal(library, reader(request)).changes()
     return _render(request, "changes.html", found=found)
 
 

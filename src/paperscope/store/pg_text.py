@@ -1,0 +1,86 @@
+"""Full-text search on PostgreSQL: papers as weighted tsvectors, queries as tsqueries.
+
+PostgreSQL's own parser splits text differently from SQLite's FTS5 (it keeps "-4" of "GPT-4",
+splits on "_" but not on "."), so both sides are tokenised here, the way FTS5's unicode61 does —
+lower case, accents removed, letters and digits only, CJK runs as character bigrams — and handed
+to PostgreSQL as tsvector and tsquery literals, which it takes as they are. The same query then
+matches the same papers on both backends.
+
+`doc` weighs the columns as bm25() does in SQLite: A name, B titles, C models and benchmarks,
+D abstract and authors. `fields` holds only what a field: term names (A models, B benchmarks,
+C authors), so that `author:` does not match an abstract.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from paperscope.index import lexical
+from paperscope.model import Paper
+
+_TOKEN = re.compile(r"[^\W_]+")
+MAX_POSITION = 16_383  # PostgreSQL's largest tsvector position
+COLUMN_GAP = 8  # positions between columns, so that a phrase never runs from one into the next
+DOC_WEIGHTS = {"name": "A", "title": "B", "display_title": "B", "models": "C", "benchmarks": "C",
+               "abstract": "D", "authors": "D"}  # fmt: skip
+FIELD_WEIGHTS = {"models": "A", "benchmarks": "B", "authors": "C"}
+# ts_rank's weights for D, C, B, A: bm25()'s column weights of SQLite (name 6, titles 4/3, ...) over 6
+RANK_WEIGHTS = "{0.1667, 0.3333, 0.6667, 1.0}"
+
+
+def tokens(text: str) -> list[str]:
+    decomposed = unicodedata.normalize("NFKD", lexical.cjk_bigrams(text.lower()))
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return _TOKEN.findall(plain)
+
+
+def _lexeme(token: str) -> str:
+    return "'" + token[:1000] + "'"  # tokens hold letters and digits only: nothing to escape
+
+
+def _vector(columns: list[tuple[str, str]]) -> str:
+    """A tsvector literal of (text, weight) columns, positions running on across columns."""
+    positions: dict[str, list[str]] = {}
+    position = 1
+    for text, weight in columns:
+        for token in tokens(text):
+            positions.setdefault(token, []).append(f"{min(position, MAX_POSITION)}{weight}")
+            position += 1
+        position += COLUMN_GAP
+    return " ".join(f"{_lexeme(t)}:{','.join(p[:256])}" for t, p in positions.items())
+
+
+def documents(paper: Paper) -> tuple[str, str]:
+    """The (doc, fields) tsvector literals of a paper."""
+    texts = dict(zip(lexical.COLUMNS, lexical.document(paper), strict=True))
+    doc = _vector([(texts[c], DOC_WEIGHTS[c]) for c in lexical.COLUMNS])
+    fields = _vector([(texts[c], weight) for c, weight in FIELD_WEIGHTS.items()])
+    return doc, fields
+
+
+def unique_tokens(paper: Paper) -> set[str]:
+    """The words a paper's `doc` holds: what its document frequencies count."""
+    return {t for text in lexical.document(paper) for t in tokens(text)}
+
+
+def term(fts_term: str) -> tuple[str, str] | None:
+    """A parsed query term ('"word"', '"two words"', 'authors : "name"') as (vector, tsquery):
+    which of the two tsvectors it searches, and the query; None when no token is left."""
+    column, _, quoted = fts_term.rpartition(" : ")
+    words = tokens(quoted)
+    if not words:
+        return None
+    column = column.strip()
+    if column in FIELD_WEIGHTS:
+        return "fields", " <-> ".join(f"{_lexeme(w)}:{FIELD_WEIGHTS[column]}" for w in words)
+    weight = f":{DOC_WEIGHTS[column]}" if column in ("name", "title") else ""
+    return "doc", " <-> ".join(_lexeme(w) + weight for w in words)
+
+
+def single_word(fts_term: str) -> str | None:
+    """The one word a plain term holds (what a document frequency is kept for), else None."""
+    if " : " in fts_term:
+        return None
+    words = tokens(fts_term)
+    return words[0] if len(words) == 1 else None

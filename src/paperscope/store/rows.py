@@ -1,0 +1,106 @@
+"""What both stores write and read the same way: a paper as stored, its identities, timestamps."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+
+import orjson
+
+from paperscope import dedupe
+from paperscope.index import semantic
+from paperscope.model import Paper
+
+_SAME_AS_ABSTRACT = ("abstract_raw", "abstract_html")
+CHUNK = 500  # values per IN (...) query
+COLUMNS = {
+    "files": ("id", "path", "name", "sha256", "format", "records", "ingested_at"),
+    "papers": ("data", "key", "title_key", "bands", "updated_at"),
+    "sources": ("paper_id", "file_id", "line", "key", "record", "external_id"),
+    "vectors": ("paper_id", "embed_hash", "vector"),
+    "topics": ("id", "label", "keywords", "size"),
+    "paper_topics": ("paper_id", "topic", "x", "y"),
+    "tags": ("reader", "paper_id", "tag", "added_at"),
+    "reading": ("reader", "paper_id", "state", "updated_at"),
+    "notes": ("reader", "paper_id", "text", "updated_at"),
+    "saved_searches": ("reader", "name", "query", "mode", "filters", "last_seen"),
+    "changes": ("at", "paper_id", "kind", "detail"),
+}
+"""What `dump` yields and `load` takes, table by table in this order, as rows of these columns
+(text, numbers, and the vectors' float16 bytes). Bands, identities and the search index are
+rebuilt from the papers; ids of files are kept, those of sources and changes follow their order."""
+_ORDER = {"files": "id", "papers": "id", "sources": "id", "vectors": "paper_id", "topics": "id",
+          "paper_topics": "paper_id", "tags": "reader, paper_id, tag", "reading": "reader, paper_id",
+          "notes": "reader, paper_id", "saved_searches": "reader, name", "changes": "id"}  # fmt: skip
+
+
+def dump_query(table: str) -> str:
+    """The same SELECT on both stores: the columns of COLUMNS, in a stable order."""
+    return f"SELECT {', '.join(COLUMNS[table])} FROM {table} ORDER BY {_ORDER[table]}"
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def now_precise() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def pack(paper: Paper) -> str:
+    """The paper as stored: the raw and HTML abstracts are left out where they equal the plain one
+    (most abstracts have no markup), which takes a third off a large library."""
+    data = orjson.loads(orjson.dumps(paper))
+    for key in _SAME_AS_ABSTRACT:
+        if data[key] == data["abstract"]:
+            del data[key]
+    return orjson.dumps(data).decode()
+
+
+def unpack(stored: str, topic: str | None = None) -> Paper:
+    data = orjson.loads(stored)
+    for key in _SAME_AS_ABSTRACT:
+        data.setdefault(key, data["abstract"])
+    if topic:
+        data["topics"] = [topic]
+    return Paper.from_dict(data)
+
+
+def identities(paper: Paper) -> set[str]:
+    urls = [u for u in (paper.urls.site, paper.urls.pdf, *paper.urls.other) if u]
+    return dedupe.paper_identities(((s.external_id, s.format) for s in paper.sources), urls)
+
+
+def change_detail(before: Paper, after: Paper) -> str:
+    """What an update changed that a reader cares about; "" when nothing of it."""
+    changed = [f"{name}: {_short(getattr(before, name))} → {_short(getattr(after, name))}"
+               for name in ("status", "title", "abstract") if getattr(before, name) != getattr(after, name)]  # fmt: skip
+    return "; ".join(changed)
+
+
+def _short(value: object, chars: int = 60) -> str:
+    text = "none" if value is None else str(value)
+    return text if len(text) <= chars else text[: chars - 1] + "…"
+
+
+def chunks(values: list, size: int = CHUNK) -> Iterator[list]:
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
+def sorted_counts(counts: dict[str, dict[object, int]]) -> dict[str, list[tuple[object, int]]]:
+    return {column: sorted(found.items(), key=lambda item: (-item[1], str(item[0])))
+            for column, found in counts.items()}  # fmt: skip
+
+
+class VectorCache:
+    """Every up-to-date vector in one matrix, read again only after the library has changed."""
+
+    def __init__(self) -> None:
+        self._held: tuple[object, semantic.Vectors] | None = None
+
+    def get(self, version: object, read: Callable[[], semantic.Vectors]) -> semantic.Vectors:
+        if self._held is None or self._held[0] != version:
+            self._held = None  # the old matrix goes before the new one is read
+            self._held = (version, read())
+        return self._held[1]
