@@ -84,7 +84,8 @@ MIGRATIONS: list[str] = [
                           embedding HALFVEC({semantic.DIMENSIONS}) NOT NULL);
     CREATE INDEX vectors_hnsw ON vectors USING hnsw (embedding halfvec_cosine_ops);
     CREATE TABLE topics (id INTEGER PRIMARY KEY, label TEXT NOT NULL, keywords TEXT NOT NULL, size INTEGER NOT NULL);
-    CREATE TABLE paper_topics (paper_id TEXT PRIMARY KEY, topic INTEGER NOT NULL, x REAL NOT NULL, y REAL NOT NULL);
+    CREATE TABLE paper_topics (paper_id TEXT PRIMARY KEY, topic INTEGER NOT NULL, x DOUBLE PRECISION NOT NULL,
+                               y DOUBLE PRECISION NOT NULL);
     CREATE INDEX paper_topics_topic ON paper_topics(topic);
     CREATE TABLE changes (id BIGSERIAL PRIMARY KEY, at TEXT NOT NULL, paper_id TEXT NOT NULL, kind TEXT NOT NULL,
                           detail TEXT NOT NULL);
