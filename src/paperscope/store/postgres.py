@@ -501,13 +501,20 @@ class PostgresStore:
         if within is not None:
             where += " AND p.id = ANY(%s)"
             params.append(sorted(within))
-        if skip:
-            where += " AND NOT (p.id = ANY(%s))"
-            params.append(sorted(skip))
         if exclude and (excluded := _matches(exclude, "OR"))[0]:
             where += f" AND NOT {excluded[0]}"
             params += excluded[1]
         query = HalfVector(vector.astype(np.float32))
+        skip = skip or set()
+        if not where:  # the index alone, then the papers: a join first would hide the index from the planner
+            rows = self._all(
+                "SELECT n.paper_id, n.distance FROM (SELECT paper_id, embed_hash, embedding <=> %s AS distance"
+                " FROM vectors ORDER BY embedding <=> %s LIMIT %s) AS n JOIN papers AS p ON p.id = n.paper_id"
+                " AND p.embed_hash = n.embed_hash ORDER BY n.distance", (query, query, k + len(skip) + 10))  # fmt: skip
+            return [(paper_id, 1.0 - float(distance)) for paper_id, distance in rows if paper_id not in skip][:k]
+        if skip:
+            where += " AND NOT (p.id = ANY(%s))"
+            params.append(sorted(skip))
         rows = self._all(
             "SELECT v.paper_id, v.embedding <=> %s AS distance" + _CURRENT + f" WHERE TRUE {where}"
             " ORDER BY distance LIMIT %s", (query, *params, k))  # fmt: skip
