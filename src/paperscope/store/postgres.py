@@ -38,13 +38,12 @@ from paperscope.store.rows import (
     COLUMNS,
     VectorCache,
     change_detail,
-    chunks,
     dump_query,
     identities,
     now,
     now_precise,
     pack,
-    sorted_counts,  # fmt: skip
+    tally_facets,  # fmt: skip
     unpack,
 )
 
@@ -650,15 +649,9 @@ class PostgresStore:
         return counts  # type: ignore[return-value]
 
     def facet_counts_of(self, paper_ids: list[str]) -> dict[str, list[tuple[object, int]]]:
-        counts: dict[str, dict[object, int]] = {column: {} for column in (*_FACETS, "topic")}
-        for chunk in chunks(paper_ids):
-            rows = self._all("SELECT p.venue, p.year, p.contribution, p.has_code::int, pt.topic FROM papers AS p"
-                             " LEFT JOIN paper_topics AS pt ON pt.paper_id = p.id WHERE p.id = ANY(%s)", (chunk,))  # fmt: skip
-            for row in rows:
-                for column, value in zip((*_FACETS, "topic"), row, strict=True):
-                    if value is not None:
-                        counts[column][value] = counts[column].get(value, 0) + 1
-        return sorted_counts(counts)
+        return tally_facets(self._all(
+            "SELECT p.venue, p.year, p.contribution, p.has_code::int, pt.topic FROM papers AS p"
+            " LEFT JOIN paper_topics AS pt ON pt.paper_id = p.id WHERE p.id = ANY(%s)", (paper_ids,)))  # fmt: skip
 
     # topics and the map
 

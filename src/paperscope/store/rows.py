@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 
 import orjson
@@ -88,7 +88,16 @@ def chunks(values: list, size: int = CHUNK) -> Iterator[list]:
         yield values[start : start + size]
 
 
-def sorted_counts(counts: dict[str, dict[object, int]]) -> dict[str, list[tuple[object, int]]]:
+FACETS = ("venue", "year", "contribution", "has_code", "topic")
+
+
+def tally_facets(rows: Iterable[tuple]) -> dict[str, list[tuple[object, int]]]:
+    """Papers per value of each facet, most first, from rows of (venue, year, contribution, has_code, topic)."""
+    counts: dict[str, dict[object, int]] = {column: {} for column in FACETS}
+    for row in rows:
+        for column, value in zip(FACETS, row, strict=True):
+            if value is not None:
+                counts[column][value] = counts[column].get(value, 0) + 1
     return {column: sorted(found.items(), key=lambda item: (-item[1], str(item[0])))
             for column, found in counts.items()}  # fmt: skip
 

@@ -29,6 +29,7 @@ from paperscope.store.rows import (
     now,
     now_precise,
     pack,
+    tally_facets,
     unpack,
 )
 
@@ -577,18 +578,10 @@ class SQLiteStore:
 
     def facet_counts_of(self, paper_ids: list[str]) -> dict[str, list[tuple[object, int]]]:
         """The facet counts of `facet_counts` over these papers."""
-        counts: dict[str, dict[object, int]] = {column: {} for column in (*_FACETS, "topic")}
-        for chunk in chunks(paper_ids):
-            marks = ", ".join("?" * len(chunk))
-            rows = self.db.execute(
-                f"SELECT p.venue, p.year, p.contribution, p.has_code, pt.topic FROM papers AS p"
-                f" LEFT JOIN paper_topics AS pt ON pt.paper_id = p.id WHERE p.id IN ({marks})", chunk)  # fmt: skip
-            for row in rows:
-                for column, value in zip((*_FACETS, "topic"), row, strict=True):
-                    if value is not None:
-                        counts[column][value] = counts[column].get(value, 0) + 1
-        return {column: sorted(found.items(), key=lambda item: (-item[1], str(item[0])))
-                for column, found in counts.items()}  # fmt: skip
+        rows = (row for chunk in chunks(paper_ids) for row in self.db.execute(
+            f"SELECT p.venue, p.year, p.contribution, p.has_code, pt.topic FROM papers AS p"
+            f" LEFT JOIN paper_topics AS pt ON pt.paper_id = p.id WHERE p.id IN ({', '.join('?' * len(chunk))})", chunk))
+        return tally_facets(rows)  # fmt: skip
 
     # topics and the map
 
