@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paperscope.extract import extract
+from paperscope.extract.claims import find_claims
 from paperscope.extract.names import find_name, schwartz_hearst
 
 from .conftest import ROOT
@@ -75,6 +76,42 @@ def test_claims_with_metric_benchmark_and_baseline(seed_papers):
     assert [c.value for c in seed(seed_papers, "000_", 35).claims] == ["870", "3×"]  # "$3\times$"
 
 
+def fields(claims):
+    return [(c.value, c.unit, c.direction, c.metric, c.benchmark, c.baseline) for c in claims]
+
+
+def test_coordinated_values_each_get_their_own_benchmark_and_baseline(seed_papers):
+    agrpo = seed(seed_papers, "000_", 15).claims  # "+59.4% and +69.7% on Countdown and Sudoku over the base LLaDA model"
+    assert fields(agrpo) == [
+        ("+59.4%", "%", "improves", "absolute accuracy", "Countdown", "the base LLaDA model"),
+        ("+69.7%", "%", "improves", "absolute accuracy", "Sudoku", "the base LLaDA model"),
+    ]
+    vsd = find_claims("VSD achieves a 9.58% speedup over EAGLE-3 and 8.80% over ViSpec on average.")
+    assert [(c.value, c.metric, c.baseline) for c in vsd] == [("9.58%", "speedup", "EAGLE-3"), ("8.80%", "speedup", "ViSpec")]
+    gains = find_claims("It outperforms CRISS and m2m-100, two strong NMT systems, with gains of 7.2 and 5.0 BLEU respectively.")
+    assert [(c.value, c.metric, c.baseline) for c in gains] == [("7.2", "BLEU", "CRISS"), ("5.0", "BLEU", "m2m-100")]
+    malt = find_claims("On MATH, GSM8K, and CSQA, MALT surpasses the same baseline LLM with relative improvements of "
+                       "15.66%, 7.42%, and 9.40%.", ["MATH", "GSM8K", "CSQA"])  # fmt: skip
+    assert [(c.benchmark, c.baseline) for c in malt] == [(b, "the same baseline LLM") for b in ("MATH", "GSM8K", "CSQA")]
+
+
+def test_baselines_are_noun_phrases_and_metrics_are_only_what_the_sentence_says(seed_papers):
+    docsearch = seed(seed_papers, "000_", 21).claims  # "… 90.7% solve rate …, outperforming the strongest baseline by 32.6%"
+    assert fields(docsearch) == [("90.7%", "%", None, "solve rate", "DevEval+", None),
+                                 ("32.6%", "%", "improves", None, "DevEval+", "the strongest baseline")]  # fmt: skip
+    gorl = seed(seed_papers, "000_", 35).claims  # "returns exceeding 870 on HopperStand"
+    assert (gorl[0].metric, gorl[0].benchmark, gorl[1].baseline) == ("returns", "HopperStand", "the strongest baseline")
+    rieselect = seed(seed_papers, "003_", 27).claims  # "improves average accuracy by … while reducing total uplink by 53–115×"
+    assert fields(rieselect) == [("18.99–28.14 points", "points", "improves", "average accuracy", None, None),
+                                 ("53–115×", "×", "reduces", "total uplink", None, None)]  # fmt: skip
+    spatia = seed(seed_papers, "000_", 11).claims  # "improving generative fidelity by 8% and predictive accuracy by up to 3%"
+    assert [c.metric for c in spatia] == ["generative fidelity", "predictive accuracy"]
+    kinetics = find_claims("MARS reaches 72.7% accuracy on Kinetics compared to 72.0% and 65.6% with RGB and Flow.")
+    assert [c.value for c in kinetics] == ["72.7%"]  # what it is compared with is not a result
+    assert [(c.value, c.unit) for c in find_claims("Gains of 12.10, 6.51, and 2.85 percentage points.")] == [
+        ("12.10 percentage points", "pp"), ("6.51 percentage points", "pp"), ("2.85 percentage points", "pp")]
+
+
 def test_setup_numbers_are_not_claims(seed_papers):
     se_rrm = seed(seed_papers, "003_", 11)  # 9×9 Sudoku, 2 million parameters
     assert se_rrm.claims == []
@@ -95,14 +132,19 @@ def test_display_titles_for_untitled_papers(seed_papers):
     assert all(len(p.display_title) <= 90 for p in seed_papers)
 
 
+FIELDS = {"value", "unit", "direction", "metric", "benchmark", "baseline"}
+
+
 def test_every_label_file_is_well_formed():
     kinds = {"method", "benchmark", "dataset", "theory", "analysis", "system", "position"}
     files = sorted((ROOT / "tests" / "data" / "labels").rglob("*.json"))
-    assert len(files) >= 201
+    assert len(files) >= 351
     for path in files:
         label = json.loads(path.read_text(encoding="utf-8"))
         assert label["split"] in {"tune", "held_out"} and label["contribution"] in kinds, path
-        assert all(set(c) == {"value", "metric", "benchmark", "baseline"} for c in label["claims"]), path
+        for claim in label["claims"]:
+            assert {"value", "metric", "benchmark", "baseline"} <= set(claim) <= FIELDS, path
+            assert claim.get("direction") in {None, "improves", "reduces"}, path
 
 
 @settings(max_examples=200, deadline=None)

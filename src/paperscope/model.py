@@ -48,6 +48,8 @@ class RawRecord:
 @dataclass(frozen=True)
 class Claim:
     value: str
+    unit: str | None = None  # %, ×, points, percentage points; None for a bare score
+    direction: str | None = None  # improves or reduces, when the sentence says
     metric: str | None = None
     benchmark: str | None = None
     baseline: str | None = None

@@ -1,8 +1,17 @@
-"""Quantitative result claims: the value as written, and the metric, benchmark and baseline when the sentence says."""
+"""Quantitative result claims as structured facts: value, unit, direction, metric, benchmark and baseline.
+
+A sentence is cut into the stretch each value owns: text between two values goes to the earlier one up
+to the first conjunction ("9.58% speedup over EAGLE-3 | and 8.80% over ViSpec"), and clauses end at
+";", "while", "whereas" and "but". Values joined only by "and" and commas ("+59.4% and +69.7% on
+Countdown and Sudoku") form one group that shares what surrounds it, split respectively when the group
+names as many benchmarks or baselines as it has values. A field the value's stretch does not say is
+left empty rather than borrowed from a neighbour.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 
 from paperscope.extract.entities import find_benchmarks
 from paperscope.extract.text import sentences
@@ -10,58 +19,329 @@ from paperscope.model import Claim
 
 _DIGIT = re.compile(r"\d")
 _NUMBER = r"[+\-−]?\d+(?:,\d{3})*(?:\.\d+)?"
-_UNIT = r"(?:\s?%|\s?×(?!\s?\d)|x(?![\w])|\s?(?:percentage points?|pp|points?|pts)\b|-fold\b|\s?times\b)"
-_RANGE = r"\s?(?:–|—|-|to)\s?"
+_UNIT = (r"(?:\s?%|\s?×(?![\s\d-]*\d)(?!-)|x(?![\w-])|\s?(?:percentage points?|pp|points?|pts|FPS)\b|"
+         r"\s[A-Z][\w@-]*\s(?:points|pts)\b|-fold\b|\s?times\b)")
+_RANGE = r"\s?(?:–|—|-|∼|~|to)\s?"
 _VALUE = re.compile(rf"(?<![\w.$^{{-])(?:{_NUMBER}{_UNIT}?{_RANGE})?{_NUMBER}{_UNIT}(?:\+)?")
-# A bare number reported as a result: "reaches 870", "a 29.44 win rate", "from 54.3 to 57.0".
-_METRICS = (r"accuracy|win rate|F1|BLEU|ROUGE(?:-\w+)?|mAP|AP|AUC|AUROC|PSNR|SSIM|FID|EM|exact match|returns?|"
-            r"score|success rate|Pass@\d+|pass@\d+|perplexity|WER|CER|mIoU|IoU|NDCG(?:@\d+)?|recall(?:@\d+)?|"
-            r"precision(?:@\d+)?|speedup|solve rate|error rate|error|reward|top-1 accuracy|top-5 accuracy|Elo")  # fmt: skip
-_METRIC = re.compile(rf"\b(?:{_METRICS})\b", re.IGNORECASE)
+# Metric heads, with the modifiers papers put before them ("average reasoning accuracy", "top-1 error").
+_METRICS = (r"accuracy|win rate|F1|BLEU|METEOR|CIDEr|ROUGE(?:-\w+)?|mAP|AP|AUC|AUROC|PSNR|SSIM|FID|EM|exact match|"
+            r"returns?|score|success rate|[Pp]ass@\d+|perplexity|WER|CER|mIoU|IoU|NDCG(?:@\d+)?|MRR|Hits@\d+|"
+            r"recall(?:@\d+)?|precision(?:@\d+)?|speedups?|solve rate|error rate|error|reward|Elo|throughput|"
+            r"latency|runtime|wall-clock time|inference time|training time|FLOPs|memory(?: usage| footprint)?|"
+            r"(?:computation|computational|storage|communication|training|inference) costs?|correlation")  # fmt: skip
+_MODIFIER = (r"(?:(?:average|mean|overall|absolute|relative|zero-shot|few-shot|one-shot|top-\d|macro|micro|Macro|"
+             r"Micro|weighted|end-to-end|reasoning|classification|predictive|generation|retrieval|detection|"
+             r"segmentation|test|validation|task|word|character)\s+)*")  # fmt: skip
+_METRIC = re.compile(rf"\b{_MODIFIER}(?:{_METRICS})(?![\w@])", re.IGNORECASE)
 _BARE = re.compile(
     rf"(?:\b(?:reach(?:es|ing)?|achiev(?:es|ing)|obtain(?:s|ing)?|attain(?:s|ing)?|scor(?:es|ing)|exceeding|"
     rf"surpassing|by)\s+(?:an?\s+)?(?:average\s+)?(?:of\s+)?)(?P<value>{_NUMBER})(?![\w%×]|\s?(?:{_UNIT}|[BMK]\b|"
     rf"million|billion|thousand|bits?|GB|tasks|languages|datasets|benchmarks|models|layers|samples|examples|"
     rf"parameters|hours|days|steps|tokens|times))"
 )
-_BEFORE_METRIC = re.compile(rf"(?<![\w.$-])(?P<value>{_NUMBER})\s+(?:{_METRICS})\b")
-_FROM_TO = re.compile(rf"\bfrom\s+(?P<old>{_NUMBER}%?)(?:\s*\([^)]*\))?\s+to\s+(?P<new>{_NUMBER}%?)")
-_BASELINE = re.compile(
-    r"\b(?:over|than|compared (?:to|with)|relative to|vs\.?|versus|outperform(?:s|ing)?)\s+(?P<b>[^,.;:()]{3,80})"
+# Numbers before a metric, alone or coordinated: "70.9 perplexity", "7.2 and 5.0 BLEU".
+_BEFORE_METRIC = re.compile(
+    rf"(?<![\w.$-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})*)\s+(?:{_METRICS})\b"
 )
+_ONE_NUMBER = re.compile(_NUMBER)
+_FROM_TO = re.compile(rf"\bfrom\s+(?P<old>{_NUMBER}%?)(?:\s*\([^)]*\))?\s+to\s+(?P<new>{_NUMBER}%?)")
 _SETUP_AFTER = re.compile(r"^\s?(?:of|in)?\s*(?:the\s+)?(?:parameters|data|training|tokens|samples|examples|"
-                          r"tasks|languages|GPU|memory|layers|size)\b", re.IGNORECASE)  # fmt: skip
+                          r"tasks|languages|GPU|memory|layers|size|inputs?)\b", re.IGNORECASE)  # fmt: skip
+# Numbers sharing a word unit: "gains of 12.10, 6.51, and 2.85 percentage points" (each value gets the unit).
+_SHARED_UNIT = re.compile(
+    rf"(?<![\w.$-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})+)\s+(?P<unit>percentage points|points|pp)\b"
+)
+# What the comparison is against, not a result: "72.7% on Kinetics compared to 72.0% and 65.6% with …".
+_AGAINST = re.compile(r"(?:compared (?:to|with)|vs\.?|versus|(?<!more )(?<!less )(?<!fewer )(?<!greater )than)\s+"
+                      r"(?:the\s+)?$")
+# The metric a verb acts on ("reducing the mean Chamfer distance by 79.9%"), what a gain is of ("relative
+# improvements of 15.66%"), and a comparative after the value ("5.3× faster", "3x faster generation efficiency").
+_BY = r"\s+by\s+(?:up to\s+|about\s+|around\s+|over\s+|more than\s+|nearly\s+|only\s+|(?:an?\s+)?average\s+of\s+)?$"
+_VERB_OBJECT = re.compile(r"\b(?:improv|reduc|boost|increas|lower|decreas|cut|rais|enhanc|shorten|accelerat)\w*\s+"
+                          rf"(?:the\s+|its\s+|their\s+|our\s+)?(?P<np>[\w@#.-]+(?:\s+[\w@#.-]+){{0,5}}?){_BY}")  # fmt: skip
+_GAIN_OF = re.compile(r"(?P<np>(?:[\w-]+\s+){0,3}?)(?:improvements?|gains?|reductions?|increases?|drops?|"
+                      r"downgrades?|degradations?)\s+of\s+(?:up to\s+|about\s+|around\s+|only\s+)?$")  # fmt: skip
+_COMPARATIVE = re.compile(r"^\s*(?P<m>(?:faster|slower|smaller|larger|fewer|cheaper)(?:\s+(?!than\b|compared\b|"
+                          r"during\b|on\b|in\b|with\b|at\b|for\b|and\b)[a-z][\w-]*){0,2})")  # fmt: skip
+_OF_THE = re.compile(r"^\s*(?:of\s+(?:the\s+)?)?")
+_NP_STOP = re.compile(r"\s(?:of|in|on|for|across|with|over|compared|relative|when|while)\s.*$")
+_AND_VERB = re.compile(r",?\s(?:and|while|whereas)\s+(?:it\s+|also\s+|further\s+)?[a-z]+(?:s|ed|ing)\s")
+_NOT_AGAINST = re.compile(r"\b(?:averaged|aggregated|evaluated|tested|trained|measured)\s+$")
+_CLAUSE_END = re.compile(r";|\s(?:while|whereas|but)\s")
+_CONJUNCTION = re.compile(r",|\s(?:and|or|while|whereas)\s")
+_ONLY_CONJUNCTIONS = re.compile(r"^(?:\s*(?:,|and|or)\s*)+$")
+# A baseline is the noun phrase after a comparing word; it ends before punctuation and before the
+# words that start what the sentence says next ("by 32.6%", "on ImageNet", "and 8.80% over …").
+_COMPARE_AFTER = re.compile(r"\b(?:over|than|compared (?:to|with)|relative to|vs\.?|versus|outperform(?:s|ing|ed)?|"
+                            r"surpass(?:es|ing|ed)?|beat(?:s|ing)?|exceed(?:s|ing|ed)?)\s+")  # fmt: skip
+_NP_END = re.compile(r"[,;:()\[\]]|\.(?!\d)|\s(?:by|on|in|at|across|with|while|when|for|under|using|without|"
+                     r"respectively|achiev\w*|reach\w*|(?:and|or)\s+(?:achiev|reach|improv|reduc|obtain|outperform|more|less|"
+                     r"better|worse|higher|lower)\w*)\b|"
+                     r"\s(?:and\s+)?(?:up to\s+|about\s+|nearly\s+|over\s+|more than\s+)?[+\-−]?\d")  # fmt: skip
+_ARTICLE_ONLY = re.compile(r"^(?:the|a|an|all|both|its|their|our)?$", re.IGNORECASE)
+# "870 on HopperStand": a coined name after the value names where it was measured.
+_ON_NAME = re.compile(r"^\s*(?:\S+\s+){0,3}?(?:on|in)\s+(?:the\s+)?(?P<name>[A-Z][a-z0-9]*[A-Z0-9][\w.+-]*[\w+])")
+_REDUCES = re.compile(r"\b(?:reduc\w*|lower\w*|decreas\w*|cuts?|cutting|fewer|less|drops?|dropp\w*|sav\w*|"
+                      r"shrink\w*|smaller|downgrade\w*|degrad\w*)\b|reduction", re.IGNORECASE)  # fmt: skip
+_IMPROVES = re.compile(r"\b(?:improv\w*|increas\w*|gains?|boost\w*|outperform\w*|higher|better|faster|speedups?|"
+                       r"surpass\w*|exceed\w*|rais\w*|enhanc\w*|accelerat\w*|advanc\w*)\b", re.IGNORECASE)  # fmt: skip
+
+
+@dataclass
+class _Value:
+    start: int
+    end: int
+    text: str
+    baseline: str | None = None  # "from A to B": A
+    before: str = ""  # the text this value owns before and after it
+    after: str = ""
+    clause: str = ""
+    group: int = 0
 
 
 def find_claims(abstract: str, benchmarks: list[str] | None = None) -> list[Claim]:
     """Every quantitative result claim, in order; a number it is unsure of is left out.
 
-    `benchmarks` are those the abstract names (found here when not given): a claim's benchmark is
-    the one nearest its value in the same sentence.
+    `benchmarks` are those the abstract names (found here when not given).
     """
     named = find_benchmarks(abstract) if benchmarks is None else benchmarks
     claims: list[Claim] = []
     for sentence in sentences(abstract):
-        if not _DIGIT.search(sentence):
-            continue
-        sentence = _plain_math(sentence)
-        # (priority, start, end, value, baseline): "from A to B" first, then values with units, then bare numbers
-        found: list[tuple[int, int, int, str, str | None]] = []
-        for match in _FROM_TO.finditer(sentence):
-            found.append((0, match.start("old"), match.end("new"), match.group("new"), match.group("old")))
-        for match in _VALUE.finditer(sentence):
-            if not _SETUP_AFTER.match(sentence[match.end() :]):
-                found.append((1, match.start(), match.end(), match.group().strip(), None))
-        for pattern in (_BARE, _BEFORE_METRIC):
-            for match in pattern.finditer(sentence):
-                found.append((2, match.start("value"), match.end("value"), match.group("value"), None))
-        taken: list[tuple[int, int, str, str | None]] = []
-        for _, start, end, value, baseline in sorted(found):
-            if not any(start < e and s < end for s, e, _, _ in taken):
-                taken.append((start, end, value, baseline))
-        here = [name for name in named if name in sentence]
-        claims += [_claim(sentence, start, end, value, baseline, here) for start, end, value, baseline in sorted(taken)]
+        if _DIGIT.search(sentence):
+            claims += _sentence_claims(_plain_math(sentence), [n for n in named if n in sentence])
     return claims
+
+
+def _sentence_claims(sentence: str, named: list[str]) -> list[Claim]:
+    values = _values(sentence)
+    if not values:
+        return []
+    _assign_context(sentence, values)
+    claims: list[Claim] = []
+    for group in _groups(values):
+        if _AGAINST.search(sentence, 0, group[0].start):
+            continue
+        found = _group_claims(sentence, group, named)
+        if claims and group[0].clause == values[values.index(group[0]) - 1].clause:
+            found = [_elided(claim, claims[-1], not group[0].before.strip()) for claim in found]
+        claims += found
+    return claims
+
+
+def _elided(claim: Claim, previous: Claim, bare: bool) -> Claim:
+    """What a coordinated value leaves unsaid is its neighbour's: the direction ("improving A by 8% and B by
+    3%"), and when nothing stands before it the metric too ("9.58% speedup over EAGLE-3 and 8.80% over ViSpec")."""
+    return replace(claim, metric=claim.metric or (previous.metric if bare else None),
+                   direction=claim.direction or previous.direction)  # fmt: skip
+
+
+def _values(sentence: str) -> list[_Value]:
+    """The values, earliest first: "from A to B" first, then values with units, then bare numbers."""
+    found: list[tuple[int, int, int, str, str | None]] = []
+    for match in _FROM_TO.finditer(sentence):
+        found.append((0, match.start("old"), match.end("new"), match.group("new"), match.group("old")))
+    for match in _VALUE.finditer(sentence):
+        if not _SETUP_AFTER.match(sentence[match.end() :]):
+            found.append((1, match.start(), match.end(), match.group().strip(), None))
+    for match in _BARE.finditer(sentence):
+        found.append((2, match.start("value"), match.end("value"), match.group("value"), None))
+    for match in _BEFORE_METRIC.finditer(sentence):
+        for number in _ONE_NUMBER.finditer(sentence, match.start("values"), match.end("values")):
+            found.append((2, number.start(), number.end(), number.group(), None))
+    for match in _SHARED_UNIT.finditer(sentence):
+        for number in _ONE_NUMBER.finditer(sentence, match.start("values"), match.end("values")):
+            found.append((1, number.start(), number.end(), f"{number.group()} {match.group('unit')}", None))
+    taken: list[_Value] = []
+    for _, start, end, text, baseline in sorted(found):
+        if not any(start < v.end and v.start < end for v in taken):
+            taken.append(_Value(start, end, text.replace("x", "×") if text.endswith("x") else text, baseline))
+    return sorted(taken, key=lambda v: v.start)
+
+
+def _assign_context(sentence: str, values: list[_Value]) -> None:
+    """Each value's own stretch of the sentence and its clause, and its group of coordinated values."""
+    ends = [m.start() for m in _CLAUSE_END.finditer(sentence)]
+    group = -1
+    for i, value in enumerate(values):
+        start = max([0, *(e + 1 for e in ends if e < value.start)])
+        value.clause = sentence[start : min([len(sentence), *(e for e in ends if e >= value.end)])]
+        previous = values[i - 1] if i else None
+        if previous is not None and previous.end >= start:
+            between = sentence[previous.end : value.start]
+            if _ONLY_CONJUNCTIONS.match(between):
+                value.group = previous.group
+                continue
+            cut = _CONJUNCTION.search(between)
+            previous.after = between[: cut.start()] if cut else between
+            value.before = between[cut.end() :] if cut else ""
+        else:
+            value.before = sentence[start : value.start]
+            if previous is not None:
+                previous.after = _own(sentence[previous.end : min(e for e in ends if e >= previous.end)])
+        group += 1
+        value.group = group
+    last = values[-1]
+    last.after = _own(sentence[last.end : min([len(sentence), *(e for e in ends if e >= last.end)])])
+
+
+def _own(after: str) -> str:
+    """What follows a value up to where the sentence goes on to say something else ("… and outperforms X")."""
+    cut = _AND_VERB.search(after)
+    return after[: cut.start()] if cut else after
+
+
+def _groups(values: list[_Value]) -> list[list[_Value]]:
+    groups: dict[int, list[_Value]] = {}
+    for value in values:
+        groups.setdefault(value.group, []).append(value)
+    return list(groups.values())
+
+
+def _group_claims(sentence: str, group: list[_Value], named: list[str]) -> list[Claim]:
+    before, after = group[0].before, group[-1].after
+    metric = _metric(group[0].text, after, before)
+    benchmarks = _each(group, _benchmarks_in(after, named) or _benchmarks_in(before, named))
+    if benchmarks == [None] * len(group):
+        benchmarks = [_on_name(after, named)] * len(group)
+    if benchmarks == [None] * len(group) and len(set(named)) == 1 and _whole(group[0].clause, named[0]):
+        benchmarks = [named[0]] * len(group)
+    baseline = _baseline(after, before)
+    baselines = _each(group, _split(baseline) if len(group) > 1 else [baseline] if baseline else [])
+    return [
+        Claim(
+            value=value.text,
+            unit=_unit(value.text),
+            direction=_direction(value, before, after),
+            metric=metric,
+            benchmark=benchmark,
+            baseline=value.baseline or baseline,
+            text=sentence.strip()[:300],
+        )
+        for value, benchmark, baseline in zip(group, benchmarks, baselines, strict=True)
+    ]
+
+
+def _each(group: list[_Value], found: list[str]) -> list[str | None]:
+    """One item per value: respectively when there are as many as values, else the one item shared."""
+    if len(found) == len(group):
+        return list(found)
+    return [found[0] if len(found) == 1 else None] * len(group)
+
+
+def _metric(value: str, after: str, before: str) -> str | None:
+    """The metric the value's own words name, nearest first; None when they name none."""
+    inside = _METRIC.search(value)  # "4.7 AUC points"
+    if inside:
+        return _tidy(inside.group())
+    head = _METRIC.match(after, _OF_THE.match(after).end())  # "90.7% solve rate", "30% of the wall-clock time"
+    if head:
+        return _tidy(head.group())
+    comparative = _COMPARATIVE.match(after)
+    if comparative and comparative.group("m"):
+        return comparative.group("m")
+    acted_on = _VERB_OBJECT.search(before) or _GAIN_OF.search(before)
+    if acted_on:
+        phrase = _NP_STOP.sub("", acted_on.group("np")).strip()
+        named = _METRIC.search(phrase)
+        if named:
+            return _tidy(named.group())
+        if acted_on.re is _GAIN_OF:
+            phrase = re.sub(r"^(?:an?|the)\s+", "", acted_on.group().rsplit(" of", 1)[0].strip())
+        if phrase and not _ARTICLE_ONLY.match(phrase):
+            return phrase
+    found = [m.group() for m in _METRIC.finditer(before)]
+    if found:
+        return _tidy(found[-1])
+    near = _METRIC.search(after[:40])
+    return _tidy(near.group()) if near else None
+
+
+def _tidy(metric: str) -> str:
+    """"Macro F1 score" is Macro F1; "score" alone stays."""
+    return re.sub(r"\s+scores?$", "", metric) if " " in metric.strip() else metric
+
+
+def _benchmarks_in(text: str, named: list[str]) -> list[str]:
+    found = sorted((text.find(name), name) for name in set(named) if _whole(text, name))
+    kept = [name for _, name in found if not any(name != other and name in other for _, other in found)]
+    return list(dict.fromkeys(kept))
+
+
+def _whole(text: str, name: str) -> bool:
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if (at == 0 or not text[at - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
+            return True
+        at = text.find(name, at + 1)
+    return False
+
+
+def _on_name(after: str, named: list[str]) -> str | None:
+    match = _ON_NAME.match(after)
+    if match and not match.group("name").isupper():
+        return match.group("name")
+    return None
+
+
+def _baseline(after: str, before: str) -> str | None:
+    """The baseline: compared with after the value ("… over ViSpec"), else before it ("outperforms X by 3%")."""
+    for text in (after, before):
+        phrases = [_noun_phrase(text[m.end() :]) for m in _COMPARE_AFTER.finditer(text)
+                   if not _NOT_AGAINST.search(text, 0, m.start())]
+        phrases = [p for p in phrases if p]
+        if phrases:
+            return phrases[0] if text is after else phrases[-1]
+    if re.match(r"\s*(?:the|that of)\s", after) and not _METRIC.match(after.strip()):  # "3× the strongest baseline"
+        return _noun_phrase(after.strip())
+    return None
+
+
+def _noun_phrase(text: str) -> str | None:
+    if not text or text[0].isdigit() or text[0] in "+-−":
+        return None
+    end = _NP_END.search(text)
+    phrase = (text[: end.start()] if end else text).strip()
+    phrase = re.sub(r"\s+(?:and|or)$", "", phrase)
+    if _ARTICLE_ONLY.match(phrase) or len(phrase) > 80 or phrase.split()[0].lower() in ("time", "the course"):
+        return None
+    return phrase
+
+
+def _split(phrase: str | None) -> list[str]:
+    """"CRISS and m2m-100" into its parts, so that values reported respectively each get one."""
+    if phrase is None:
+        return []
+    parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", phrase) if p.strip()]
+    return parts if len(parts) > 1 else [phrase]
+
+
+def _unit(value: str) -> str | None:
+    lower = value.lower()
+    for mark, unit in (("percentage point", "pp"), ("pp", "pp"), ("%", "%"),
+                       ("point", "points"), ("pts", "points"), ("×", "×"), ("times", "×"), ("fold", "×"), ("fps", "FPS")):  # fmt: skip
+        if mark in lower:
+            return unit
+    return None
+
+
+def _direction(value: _Value, before: str, after: str) -> str | None:
+    """improves or reduces, when the value's sign, its "from A to B" or its own words say."""
+    if value.text[0] in "-−":
+        return "reduces"
+    if value.text[0] == "+":
+        return "improves"
+    if value.baseline is not None:
+        try:
+            old, new = (float(x.rstrip("%").replace(",", "")) for x in (value.baseline, value.text))
+        except ValueError:
+            return None
+        return "reduces" if new < old else "improves"
+    cues = [(len(before) - m.end(), "reduces") for m in _REDUCES.finditer(before)]
+    cues += [(len(before) - m.end(), "improves") for m in _IMPROVES.finditer(before)]
+    cues += [(m.start(), "reduces") for m in _REDUCES.finditer(after)]
+    cues += [(m.start(), "improves") for m in _IMPROVES.finditer(after)]
+    return min(cues)[1] if cues else None
 
 
 def _plain_math(text: str) -> str:
@@ -70,24 +350,3 @@ def _plain_math(text: str) -> str:
         return text
     text = re.sub(r"\$\s*(\d+(?:\.\d+)?)\s*\\times\s*\$", r"\1×", text)
     return re.sub(r"\$?\\times\$?", "×", text)
-
-
-def _claim(sentence: str, start: int, end: int, value: str, baseline: str | None, benchmarks: list[str]) -> Claim:
-    window = sentence[max(0, start - 80) : end + 60]
-    metrics = [(abs(m.start() - (start - max(0, start - 80))), m.group()) for m in _METRIC.finditer(window)]
-    if baseline is None:
-        match = _BASELINE.search(sentence, end) or _BASELINE.search(sentence[:start])
-        baseline = match.group("b").strip() if match else None
-    return Claim(
-        value=value.replace("x", "×") if value.endswith("x") else value,
-        metric=min(metrics)[1] if metrics else None,
-        benchmark=_nearest(benchmarks, sentence, start),
-        baseline=baseline,
-        text=sentence.strip()[:300],
-    )
-
-
-def _nearest(names: list[str], sentence: str, at: int) -> str | None:
-    if not names:
-        return None
-    return min(names, key=lambda n: abs(sentence.find(n) - at))
