@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from xml.etree import ElementTree
 
 from PIL import Image
 
+from paperscope.analyze.benchmarks import close_names, find
+from paperscope.analyze.stats import compute
 from paperscope.library import Library
+from paperscope.model import Claim
 
 from .conftest import SEEDS, run_cli
 
@@ -61,11 +65,34 @@ def test_stats_and_benchmarks(seeded_db):
     assert stats["with_code"] == 17 and {"name": "Sudoku", "papers": 2} in stats["benchmarks"]
     assert "█" in run_cli("--db", seeded_db, "stats").out
     listed = json.loads(run_cli("--db", seeded_db, "benchmarks", "--json").out)["benchmarks"]
-    assert listed[0] == {"name": "Sudoku", "papers": 2}
-    one = json.loads(run_cli("--db", seeded_db, "benchmarks", "alpacaeval 2.0", "--json").out)
-    assert one["benchmark"] == "AlpacaEval 2.0" and one["claims"] and all(c["text"] for c in one["claims"])
-    missing = run_cli("--db", seeded_db, "benchmarks", "NoSuchBench")
-    assert missing.code == 1 and missing.err.startswith("error: no paper names the benchmark")
+    assert listed[0]["name"] == "Sudoku" and listed[0]["papers"] == 2
+    for asked in ("alpacaeval 2.0", "AlpacaEval", "alpaca-eval"):  # however written, the one benchmark
+        one = json.loads(run_cli("--db", seeded_db, "benchmarks", asked, "--json").out)
+        assert one["benchmark"] == "AlpacaEval 2.0" and one["claims"] and all(c["text"] for c in one["claims"])
+    sudoku = json.loads(run_cli("--db", seeded_db, "benchmarks", "Sudoku", "--json").out)["claims"]
+    assert [c["value"] for c in sudoku] == ["+69.7%"]  # AGRPO's "+59.4% and +69.7% on Countdown and Sudoku"
+    missing = run_cli("--db", seeded_db, "benchmarks", "AlpcaEval")
+    assert missing.code == 1 and missing.err.count("\n") == 1
+    assert missing.err.startswith("error: no paper names the benchmark 'AlpcaEval'; close: AlpacaEval 2.0")
+    table = run_cli("--db", seeded_db, "benchmarks", "Sudoku").out
+    assert "+69.7%" in table and "Countdown and" in table  # the claim's sentence beside it
+
+
+def test_versions_of_a_benchmark_are_one_entry_with_variants(seeded_db):
+    with Library(seeded_db) as library:
+        papers = list(library.papers())
+    rewarding = next(p for p in papers if "AlpacaEval 2.0" in p.benchmarks)
+    plain = replace(rewarding, id="plain", benchmarks=["AlpacaEval", "CIFAR-10"],
+                    claims=[Claim("3%", benchmark="AlpacaEval", text="It gains 3% on AlpacaEval.")])  # fmt: skip
+    cifar = replace(rewarding, id="cifar", benchmarks=["CIFAR-100", "SQuAD v1.1"], claims=[])
+    entries = compute([*papers, plain, cifar]).by_benchmark
+    alpaca = find(entries, "AlpacaEval 2.0")
+    assert alpaca is not None and alpaca.name == "AlpacaEval" and alpaca.papers == 2
+    assert {v for v, _ in alpaca.variants} == {"AlpacaEval", "AlpacaEval 2.0"}
+    assert "It gains 3% on AlpacaEval." in [c.text for c in alpaca.claims] and len(alpaca.claims) > 1
+    assert find(entries, "CIFAR-10").name == "CIFAR-10" and find(entries, "cifar-100").name == "CIFAR-100"
+    assert find(entries, "SQuAD").name == "SQuAD v1.1"
+    assert close_names(entries, "CIFAR") == ["CIFAR-10", "CIFAR-100"]
 
 
 def test_related_papers_come_with_a_reason(seeded_db):

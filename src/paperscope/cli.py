@@ -28,6 +28,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from paperscope.analyze.benchmarks import Benchmark
 from paperscope.analyze.plot import draw_topic_map
 from paperscope.api.security import parse_readers
 from paperscope.copying import copy_library
@@ -40,7 +41,7 @@ from paperscope.library import MAX_RESULTS, Library
 from paperscope.model import Paper
 from paperscope.personal import Personal
 from paperscope.pipeline import IngestReport
-from paperscope.results import paper_summary, related_paper, search_hit, stats_dict
+from paperscope.results import benchmark_dict, benchmarks_list, paper_summary, related_paper, search_hit, stats_dict
 from paperscope.sources.table import parse_map
 from paperscope.store import DEFAULT_READER, is_server, safe_location
 
@@ -454,26 +455,29 @@ def benchmarks(
     Example: paperscope benchmarks GSM8K
     """
     with _library(ctx, db) as library:
-        found = library.stats()
-    if name is None:
-        if as_json:
-            _print_json({"benchmarks": [{"name": b, "papers": n} for b, n in found.benchmarks]})
-        else:
-            out.print(_bar_table("benchmark", found.benchmarks))
-        return
-    match = next((b for b, _ in found.benchmarks if b.lower() == name.lower()), None)
-    if match is None:
-        raise PaperscopeError(f"no paper names the benchmark {name!r}")
-    claims = found.claims.get(match, [])
+        if name is None:
+            entries = library.stats().by_benchmark
+            if as_json:
+                _print_json(benchmarks_list(library.stats()))
+            else:
+                out.print(_bar_table("benchmark", [(_with_variants(b), b.papers) for b in entries]))
+            return
+        found = library.benchmark(name)
     if as_json:
-        _print_json({"benchmark": match, "claims": [asdict(c) for c in claims]})
+        _print_json(benchmark_dict(found))
         return
-    table = Table("paper", "claim", "metric", "baseline", "sentence", title=f"{match}: claims as extracted, not verified",
-                  title_justify="left")  # fmt: skip
-    for claim in claims:
-        table.add_row(escape(claim.display_title), escape(claim.value), escape(claim.metric or ""),
+    table = Table("paper", "claim", "metric", "baseline", "sentence", title=f"{_with_variants(found)}: claims as "
+                  "extracted, not verified", title_justify="left")  # fmt: skip
+    for claim in found.claims:
+        value = claim.value if claim.benchmark == found.name else f"{claim.value} ({claim.benchmark})"
+        table.add_row(escape(claim.display_title), escape(value), escape(claim.metric or ""),
                       escape(claim.baseline or ""), escape(claim.text))  # fmt: skip
-    out.print(table if claims else f"papers name {match}, but no claim on it was extracted")
+    out.print(table if found.claims else f"papers name {found.name}, but no claim on it was extracted")
+
+
+def _with_variants(benchmark: Benchmark) -> str:
+    others = [v for v, _ in benchmark.variants if v != benchmark.name]
+    return f"{benchmark.name} ({', '.join(others)})" if others else benchmark.name
 
 
 @contextmanager

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Self, TextIO
 
 from paperscope import pipeline
+from paperscope.analyze import benchmarks as benchmark_model
 from paperscope.analyze import stats as stats_model
 from paperscope.analyze import topics as topic_model
 from paperscope.embed import embed_missing
@@ -138,6 +139,16 @@ class Library:
         if self._stats is None or self._stats[0] != version:
             self._stats = (version, stats_model.compute(self.papers()))
         return self._stats[1]
+
+    def benchmark(self, name: str) -> benchmark_model.Benchmark:
+        """One benchmark, however it is written, with its variants and claims; when no paper names it,
+        NotFound says which names are close."""
+        entries = self.stats().by_benchmark
+        found = benchmark_model.find(entries, name)
+        if found is None:
+            close = benchmark_model.close_names(entries, name)
+            raise NotFound(f"no paper names the benchmark {name!r}" + (f"; close: {', '.join(close)}" if close else ""))
+        return found
 
     def count(self, filters: lexical.Filters | None = None) -> int:
         return self.store.count_papers(filters)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from paperscope.model import Paper
 
 if TYPE_CHECKING:
+    from paperscope.analyze.benchmarks import Benchmark
     from paperscope.analyze.stats import Stats
     from paperscope.library import Related, SearchHit
 
@@ -56,8 +57,20 @@ def stats_dict(stats: Stats) -> dict[str, Any]:
         "papers": stats.papers, "with_code": stats.with_code, "code_share": round(stats.code_share, 4),
         **{key: [{"name": k, "papers": n} for k, n in getattr(stats, key)]
            for key in ("venues", "contributions", "topics", "benchmarks", "models")},
-        "claims": {b: [asdict(c) for c in rows] for b, rows in stats.claims.items()},
+        "claims": {b.name: [asdict(c) for c in b.claims] for b in stats.by_benchmark if b.claims},
     }  # fmt: skip
+
+
+def benchmark_dict(benchmark: Benchmark) -> dict[str, Any]:
+    """One benchmark: its name, the papers naming it, the variants as written, and the claims on it."""
+    return {"benchmark": benchmark.name, "papers": benchmark.papers,
+            "variants": [{"name": v, "papers": n} for v, n in benchmark.variants],
+            "claims": [asdict(c) for c in benchmark.claims]}  # fmt: skip
+
+
+def benchmarks_list(stats: Stats) -> dict[str, Any]:
+    return {"benchmarks": [{"name": b.name, "papers": b.papers, "variants": [v for v, _ in b.variants],
+                            "claims": len(b.claims)} for b in stats.by_benchmark]}  # fmt: skip
 
 
 def _head(abstract: str, chars: int = 240) -> str:

@@ -54,6 +54,12 @@ def test_related_stats_and_export(server):
     stats = httpx.get(f"{server}/api/stats").json()
     assert stats["papers"] == 56 and {"name": "ICML 2026", "papers": 51} in stats["venues"]
     assert stats["topics"] and stats["benchmarks"] and 0 < stats["code_share"] < 1
+    listed = httpx.get(f"{server}/api/benchmarks").json()["benchmarks"]
+    assert any(b["name"] == "AlpacaEval 2.0" and b["claims"] for b in listed)
+    alpaca = httpx.get(f"{server}/api/benchmarks/alpacaeval").json()
+    assert alpaca["benchmark"] == "AlpacaEval 2.0" and all(c["text"] for c in alpaca["claims"])
+    missing = httpx.get(f"{server}/api/benchmarks/AlpcaEval")
+    assert missing.status_code == 404 and "close: AlpacaEval 2.0" in missing.json()["error"]
     exported = httpx.get(f"{server}/api/export", params={"format": "csv"})
     assert exported.headers["content-type"].startswith("text/csv")
     assert len(list(csv.DictReader(io.StringIO(exported.text)))) == 56

@@ -151,6 +151,10 @@ def test_stats_and_benchmark_pages_draw_and_link(server, page: Page):
     page.get_by_role("link", name="Sudoku", exact=True).click()
     expect(page.locator("h1")).to_have_text("Sudoku")
     expect(page.locator("main")).to_contain_text("not a verified leaderboard")
+    row = page.locator("tbody tr").filter(has_text="+69.7%")
+    expect(row).to_contain_text("on Countdown and Sudoku")  # the claim's sentence
+    page.goto(server + "/benchmarks/AlpcaEval")
+    expect(page.locator("main")).to_contain_text("close: AlpacaEval 2.0")
 
 
 def test_the_topic_facet_narrows_a_search(server, page: Page):

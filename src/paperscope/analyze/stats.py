@@ -6,19 +6,10 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from paperscope.analyze.benchmarks import Benchmark, ClaimRow, canonical, group
 from paperscope.model import Paper
 
 TOP = 15
-
-
-@dataclass
-class ClaimRow:
-    paper_id: str
-    display_title: str
-    value: str
-    metric: str | None
-    baseline: str | None
-    text: str
 
 
 @dataclass
@@ -30,7 +21,7 @@ class Stats:
     topics: list[tuple[str, int]] = field(default_factory=list)
     benchmarks: list[tuple[str, int]] = field(default_factory=list)
     models: list[tuple[str, int]] = field(default_factory=list)
-    claims: dict[str, list[ClaimRow]] = field(default_factory=dict)  # benchmark -> claims on it
+    by_benchmark: list[Benchmark] = field(default_factory=list)  # one entry per benchmark, its variants and claims
 
     @property
     def code_share(self) -> float:
@@ -41,7 +32,8 @@ def compute(papers: Iterable[Paper]) -> Stats:
     """One pass over the papers."""
     stats = Stats()
     venues, contributions, topics, benchmarks, models = Counter(), Counter(), Counter(), Counter(), Counter()
-    claims: dict[str, list[ClaimRow]] = {}
+    benchmark_papers: Counter[str] = Counter()
+    claims: list[ClaimRow] = []
     for paper in papers:
         stats.papers += 1
         stats.with_code += bool(paper.urls.code)
@@ -49,17 +41,16 @@ def compute(papers: Iterable[Paper]) -> Stats:
         contributions[paper.contribution] += 1
         topics.update(paper.topics)
         benchmarks.update(set(paper.benchmarks))
+        benchmark_papers.update({canonical(b) for b in paper.benchmarks})
         models.update(set(paper.models))
-        for claim in paper.claims:
-            if claim.benchmark:
-                claims.setdefault(claim.benchmark, []).append(
-                    ClaimRow(paper.id, paper.display_title, claim.value, claim.metric, claim.baseline, claim.text))
+        claims += [ClaimRow(paper.id, paper.display_title, c.value, c.metric, c.baseline, c.text, c.benchmark, c.direction)
+                   for c in paper.claims if c.benchmark]  # fmt: skip
     stats.venues = sorted(venues.items(), key=lambda item: item[0])
     stats.contributions = _most_common(contributions)
     stats.topics = _most_common(topics)
     stats.benchmarks = _most_common(benchmarks)
     stats.models = _most_common(models)[:TOP]
-    stats.claims = dict(sorted(claims.items(), key=lambda item: -len(item[1])))
+    stats.by_benchmark = group(benchmarks, benchmark_papers, claims)
     return stats
 
 

@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from dataclasses import asdict
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import StreamingResponse
 
 from paperscope.export import FORMATS
 from paperscope.index.lexical import MAX_QUERY_CHARS, Filters
 from paperscope.library import MAX_RESULTS, MODES
-from paperscope.results import paper_summary, related_paper, search_hit, stats_dict
+from paperscope.results import benchmark_dict, benchmarks_list, paper_summary, related_paper, search_hit, stats_dict
 
 router = APIRouter(prefix="/api")
 MAX_PAGE = 500
@@ -80,6 +80,19 @@ def search(
 def stats(request: Request) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         return stats_dict(library.stats())
+
+
+@router.get("/benchmarks", summary="One entry per benchmark: name, papers, the variants as written, claims on it")
+def benchmarks(request: Request) -> dict[str, Any]:
+    with request.app.state.shared.use() as library:
+        return benchmarks_list(library.stats())
+
+
+@router.get("/benchmarks/{name}", summary="One benchmark, however written: variants and the claims on it, each "
+            "with its sentence; 404 names close benchmarks when none matches")  # fmt: skip
+def benchmark(request: Request, name: Annotated[str, Path(max_length=200)]) -> dict[str, Any]:
+    with request.app.state.shared.use() as library:
+        return benchmark_dict(library.benchmark(name))
 
 
 @router.get("/topics", summary="The topics: id, label, keywords, size")

@@ -18,7 +18,7 @@ from paperscope.api.security import COOKIE as TOKEN_COOKIE
 from paperscope.api.security import reader
 from paperscope.errors import PaperscopeError
 from paperscope.index.lexical import MAX_QUERY_CHARS
-from paperscope.library import MODES, NotFound
+from paperscope.library import MODES
 from paperscope.personal import STATES, Personal
 from paperscope.results import related_paper, search_hit
 from paperscope.web.i18n import COOKIE, LANGUAGES, WORDS, language
@@ -181,18 +181,14 @@ def stats_page(request: Request) -> HTMLResponse:
 def benchmarks_page(request: Request) -> HTMLResponse:
     with request.app.state.shared.use() as library:
         stats = library.stats()
-    return _render(request, "benchmarks.html", stats=stats, name=None, claims=[])
+    return _render(request, "benchmarks.html", entries=stats.by_benchmark, benchmark=None)
 
 
 @router.get("/benchmarks/{name}", response_class=HTMLResponse)
 def benchmark_page(request: Request, name: str) -> HTMLResponse:
     with request.app.state.shared.use() as library:
-        stats = library.stats()
-    match = next((b for b, _ in stats.benchmarks if b.lower() == name.lower()), None)
-    if match is None:
-        raise NotFound(f"no paper names the benchmark {name!r}")
-    papers = [pid for pid in stats.claims.get(match, [])]
-    return _render(request, "benchmarks.html", stats=stats, name=match, claims=papers)
+        found = library.benchmark(name)
+    return _render(request, "benchmarks.html", entries=[], benchmark=found)
 
 
 def error_page(request: Request, message: str, status: int) -> HTMLResponse:
