@@ -32,7 +32,7 @@ _METRICS = (r"accuracy|win rate|F1|BLEU|METEOR|CIDEr|ROUGE(?:-\w+)?|mAP|AP|AUC|A
 _MODIFIER = (r"(?:(?:average|mean|overall|absolute|relative|zero-shot|few-shot|one-shot|top-\d|macro|micro|Macro|"
              r"Micro|weighted|end-to-end|reasoning|classification|predictive|generation|retrieval|detection|"
              r"segmentation|test|validation|task|word|character)\s+)*")  # fmt: skip
-_METRIC = re.compile(rf"\b{_MODIFIER}(?:{_METRICS})(?![\w@])", re.IGNORECASE)
+_METRIC = re.compile(rf"\b{_MODIFIER}(?:{_METRICS})(?:\s+scores?)?(?![\w@])", re.IGNORECASE)
 _BARE = re.compile(
     rf"(?:\b(?:reach(?:es|ing)?|achiev(?:es|ing)|obtain(?:s|ing)?|attain(?:s|ing)?|scor(?:es|ing)|exceeding|"
     rf"surpassing|by)\s+(?:an?\s+)?(?:average\s+)?(?:of\s+)?)(?P<value>{_NUMBER})(?![\w%×]|\s?(?:{_UNIT}|[BMK]\b|"
@@ -56,7 +56,8 @@ _AGAINST = re.compile(r"(?:compared (?:to|with)|vs\.?|versus|(?<!more )(?<!less 
                       r"(?:the\s+)?$")
 # The metric a verb acts on ("reducing the mean Chamfer distance by 79.9%"), what a gain is of ("relative
 # improvements of 15.66%"), and a comparative after the value ("5.3× faster", "3x faster generation efficiency").
-_BY = r"\s+by\s+(?:up to\s+|about\s+|around\s+|over\s+|more than\s+|nearly\s+|only\s+|(?:an?\s+)?average\s+of\s+)?$"
+_BY = (r"(?:\s*\([^)]{1,20}\))?\s+(?:by\s+(?:up to\s+|about\s+|around\s+|over\s+|more than\s+|nearly\s+|only\s+|"
+       r"(?:an?\s+)?average\s+of\s+)?|from\s+)$")
 _VERB_OBJECT = re.compile(r"\b(?:improv|reduc|boost|increas|lower|decreas|cut|rais|enhanc|shorten|accelerat)\w*\s+"
                           rf"(?:the\s+|its\s+|their\s+|our\s+)?(?P<np>[\w@#.-]+(?:\s+[\w@#.-]+){{0,5}}?){_BY}")  # fmt: skip
 _GAIN_OF = re.compile(r"(?P<np>(?:[\w-]+\s+){0,3}?)(?:improvements?|gains?|reductions?|increases?|drops?|"
@@ -241,9 +242,9 @@ def _metric(value: str, after: str, before: str) -> str | None:
         return comparative.group("m")
     acted_on = _VERB_OBJECT.search(before) or _GAIN_OF.search(before)
     if acted_on:
-        phrase = _NP_STOP.sub("", acted_on.group("np")).strip()
+        phrase = _NP_STOP.sub("", re.sub(r"^(?:the\s+)?(?:number|amount) of\s+", "", acted_on.group("np"))).strip()
         named = _METRIC.search(phrase)
-        if named:
+        if named and named.end() == len(phrase):  # "MMLU accuracy" is accuracy; "FLOPs and memory accesses" stays
             return _tidy(named.group())
         if acted_on.re is _GAIN_OF:
             phrase = re.sub(r"^(?:an?|the)\s+", "", acted_on.group().rsplit(" of", 1)[0].strip())

@@ -115,7 +115,8 @@ def _title_name(title: str | None) -> str | None:
     words = head.split()
     if title.isupper() or not 1 <= len(words) <= 3 or not all(w[0].isupper() or w[0].isdigit() for w in words):
         return None
-    return head if any(_coined(w) for w in words) and _acceptable(head) else None
+    # a title that starts with a known name is the paper that made it ("LaSOT: A High-quality Benchmark …")
+    return head if any(_coined(w) for w in words) and _acceptable(head, known=True) else None
 
 
 def _coined(word: str) -> bool:
@@ -127,13 +128,13 @@ def _coined(word: str) -> bool:
 _PREPOSITIONS = {"for", "of", "in", "on", "to", "with", "from", "via", "using", "by", "into", "over", "across"}
 
 
-def _acceptable(name: str) -> bool:
-    """Not an acronym every paper uses, not a known model or benchmark, not "PCA-aligned"."""
+def _acceptable(name: str, known: bool = False) -> bool:
+    """Not an acronym every paper uses, not a known model or benchmark (unless `known`), not "PCA-aligned"."""
     if name in COMMON_ACRONYMS or re.fullmatch(r"[\d.]+|[A-Z]", name):
         return False
     if any(part.islower() for part in re.split(r"[-\s]", name)[1:]):
         return False
-    return not (models().fullmatch(name) or benchmarks().fullmatch(name))
+    return known or not (models().fullmatch(name) or benchmarks().fullmatch(name))
 
 
 def _in_title_case(text: str, match: re.Match[str]) -> bool:
