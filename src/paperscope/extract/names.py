@@ -77,11 +77,13 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
     found: list[tuple[int, int, str, str | None]] = []
     for position, short, long in definitions(tail):
         near = len(tail[verb_end:position].split()) <= _DEFINITION_WORDS  # the verb's object, not a side remark
-        if near and _acceptable(short) and _NAMEY.match(short):
-            found.append((0, position, short, schwartz_hearst(short, long)))
+        expansion = schwartz_hearst(short, long)
+        # a long form that spells the name makes it the paper's own, even when a known name is spelled alike
+        if near and _acceptable(short, known=expansion is not None) and _NAMEY.match(short):
+            found.append((0, position, short, expansion))
     for match in _DEFINED_BEFORE.finditer(tail):
         short, long = match.group("short"), match.group("long")
-        if _acceptable(short) and _initials_match(short, long):
+        if _initials_match(short, long) and _acceptable(short, known=True):
             found.append((0, match.start(), short, long.strip()))
     for match in _NAMING.finditer(tail):
         name = match.group("name")
