@@ -110,7 +110,7 @@ def claim_fields(cases: list[tuple[dict, dict]]) -> tuple[str, str]:
     """Of the claims found with the labelled value: the share whose metric, benchmark and baseline are all
     right (and each), and for each field, of the claims where paperscope fills it, the share filled right."""
     matched = right = 0
-    per_field, said, said_right = Counter(), Counter(), Counter()
+    per_field, said, said_right, labelled, labelled_right = Counter(), Counter(), Counter(), Counter(), Counter()
     for g, p in cases:
         unused = list(p["claim fields"])
         for want in g["claim fields"]:
@@ -124,12 +124,17 @@ def claim_fields(cases: list[tuple[dict, dict]]) -> tuple[str, str]:
             said.update(f for f in CLAIM_FIELDS if got.get(f))
             said_right.update(f for f in CLAIM_FIELDS if got.get(f) and ok[f])
             right += all(ok.values())
+            for extra in ("unit", "direction"):  # labelled on the later lists only
+                if extra in want:
+                    labelled[extra] += 1
+                    labelled_right[extra] += want[extra] == got.get(extra)
     if not matched:
         return "no claims", "no claims"
     short = ("m", "bm", "bl")
     each = " ".join(f"{a}{per_field[f] / matched:.2f}" for a, f in zip(short, CLAIM_FIELDS, strict=True))
     when = " ".join(f"{a}{said_right[f] / said[f] if said[f] else 1:.2f}" for a, f in zip(short, CLAIM_FIELDS, strict=True))
-    return f"all {right / matched:.2f} {each}", f"n{matched} {when}"
+    extras = " ".join(f"{f[0]}{labelled_right[f] / labelled[f]:.2f}" for f in ("unit", "direction") if labelled[f])
+    return f"all {right / matched:.2f} {each}", f"n{matched} {when} {extras}".rstrip()
 
 
 def score(cases: list[tuple[dict, dict]]) -> dict[str, str]:
@@ -162,13 +167,14 @@ def report(cases: list[tuple[dict, Paper]]) -> None:
     print(f"{len(cases)} labelled papers: " + ", ".join(f"{k} {len(v)}" for k, v in parts.items()))
     print("paperscope per part, then the regex baseline on all held-out papers; claim fields: of the claims found,"
           " the share with metric, benchmark and baseline all right (m, bm, bl each); fields if said: of the n claims"
-          " found, the share right among those where paperscope fills the field (a field left empty is not counted)")  # fmt: skip
-    print(f"{'field':<15}{'target':>7}" + "".join(f"{name:>29}" for name in parts) + f"{'baseline held-out':>29}")
+          " found, the share right among those where paperscope fills the field (a field left empty is not counted),"
+          " and unit (u) and direction (d) right where labelled")  # fmt: skip
+    print(f"{'field':<15}{'target':>7}" + "".join(f"{name:>36}" for name in parts) + f"{'baseline held-out':>36}")
     ours = {name: score([(gold(lab), predicted(p)) for lab, p in part]) for name, part in parts.items()}
     base = score([(gold(lab), baseline(p)) for lab, p in parts["held-out all"]])
     for field, target in [*TARGETS.items(), ("fields if said", None)]:
-        row = f"{field:<15}{'' if target is None else f'{target:.2f}':>7}" + "".join(f"{ours[name][field]:>29}" for name in parts)
-        print(row + f"{base[field]:>29}")
+        row = f"{field:<15}{'' if target is None else f'{target:.2f}':>7}" + "".join(f"{ours[name][field]:>36}" for name in parts)
+        print(row + f"{base[field]:>36}")
     seeds = [p for lab, p in cases if lab["set"] == "seeds"]
     named = [p for p in seeds if p.name]
     print(f"display titles (seeds): {sum(len(p.display_title) <= 91 for p in seeds)}/{len(seeds)} within 90 characters,"
