@@ -106,6 +106,12 @@ def test_baselines_are_noun_phrases_and_metrics_are_only_what_the_sentence_says(
                                  ("53–115×", "×", "reduces", "total uplink", None, None)]  # fmt: skip
     spatia = seed(seed_papers, "000_", 11).claims  # "improving generative fidelity by 8% and predictive accuracy by up to 3%"
     assert [c.metric for c in spatia] == ["generative fidelity", "predictive accuracy"]
+    glue = find_claims("UniPELT achieves 1 4% gains on GLUE. FCA reaches 2x reduction in FLOPs over original BERT with <1% "
+                       "loss in accuracy, and by 4.3% in average score.", ["GLUE"])  # fmt: skip
+    assert fields(glue) == [("4%", "%", "improves", None, "GLUE", None),  # "achieves 1": a lost dash, not a result
+                            ("2×", "×", "reduces", "FLOPs", None, "original BERT"),
+                            ("<1%", "%", "reduces", "accuracy", None, None),
+                            ("4.3%", "%", "reduces", "average score", None, None)]  # fmt: skip
     kinetics = find_claims("MARS reaches 72.7% accuracy on Kinetics compared to 72.0% and 65.6% with RGB and Flow.")
     assert [c.value for c in kinetics] == ["72.7%"]  # what it is compared with is not a result
     assert [(c.value, c.unit) for c in find_claims("Gains of 12.10, 6.51, and 2.85 percentage points.")] == [

@@ -22,7 +22,7 @@ _NUMBER = r"[+\-−]?\d+(?:,\d{3})*(?:\.\d+)?"
 _UNIT = (r"(?:\s?%|\s?×(?![\s\d-]*\d)(?!-)|x(?![\w-])|\s?(?:percentage points?|pp|points?|pts|FPS)\b|"
          r"\s[A-Z][\w@-]*\s(?:points|pts)\b|-fold\b|\s?times\b)")
 _RANGE = r"\s?(?:–|—|-|∼|~|to)\s?"
-_VALUE = re.compile(rf"(?<![\w.$^{{-])(?:{_NUMBER}{_UNIT}?{_RANGE})?{_NUMBER}{_UNIT}(?:\+)?")
+_VALUE = re.compile(rf"(?<![\w.$^{{-])(?:[<>≤≥]\s?)?(?:{_NUMBER}{_UNIT}?{_RANGE})?{_NUMBER}{_UNIT}(?:\+)?")
 # Metric heads, with the modifiers papers put before them ("average reasoning accuracy", "top-1 error").
 _METRICS = (r"accuracy|win rate|F1|BLEU|METEOR|CIDEr|ROUGE(?:-\w+)?|mAP|AP|AUC|AUROC|PSNR|SSIM|FID|EM|exact match|"
             r"returns?|score|success rate|[Pp]ass@\d+|perplexity|WER|CER|mIoU|IoU|NDCG(?:@\d+)?|MRR|Hits@\d+|"
@@ -32,10 +32,12 @@ _METRICS = (r"accuracy|win rate|F1|BLEU|METEOR|CIDEr|ROUGE(?:-\w+)?|mAP|AP|AUC|A
 _MODIFIER = (r"(?:(?:average|mean|overall|absolute|relative|zero-shot|few-shot|one-shot|top-\d|macro|micro|Macro|"
              r"Micro|weighted|end-to-end|reasoning|classification|predictive|generation|retrieval|detection|"
              r"segmentation|test|validation|task|word|character)\s+)*")  # fmt: skip
+_ALL_MODIFIERS = re.compile(_MODIFIER, re.IGNORECASE)
 _METRIC = re.compile(rf"\b{_MODIFIER}(?:{_METRICS})(?:\s+scores?)?(?![\w@])", re.IGNORECASE)
+_SCORE = r"[+\-−]?(?:\d{2,}(?:,\d{3})*(?:\.\d+)?|\d\.\d+)"  # a bare result has two digits at least: "achieves 1" is not one
 _BARE = re.compile(
     rf"(?:\b(?:reach(?:es|ing)?|achiev(?:es|ing)|obtain(?:s|ing)?|attain(?:s|ing)?|scor(?:es|ing)|exceeding|"
-    rf"surpassing|by)\s+(?:an?\s+)?(?:average\s+)?(?:of\s+)?)(?P<value>{_NUMBER})(?![\w%×]|\s?(?:{_UNIT}|[BMK]\b|"
+    rf"surpassing|by)\s+(?:an?\s+)?(?:average\s+)?(?:of\s+)?)(?P<value>{_SCORE})(?![\w%×]|\.\d|\s?(?:{_UNIT}|[BMK]\b|"
     rf"million|billion|thousand|bits?|GB|tasks|languages|datasets|benchmarks|models|layers|samples|examples|"
     rf"parameters|hours|days|steps|tokens|times))"
 )
@@ -81,7 +83,7 @@ _NP_END = re.compile(r"[,;:()\[\]]|\.(?!\d)|\s(?:by|on|in|at|across|with|while|w
                      r"\s(?:and\s+)?(?:up to\s+|about\s+|nearly\s+|over\s+|more than\s+)?[+\-−]?\d")  # fmt: skip
 _ARTICLE_ONLY = re.compile(r"^(?:the|a|an|all|both|its|their|our)?$", re.IGNORECASE)
 # "870 on HopperStand": a coined name after the value names where it was measured.
-_ON_NAME = re.compile(r"^\s*(?:\S+\s+){0,3}?(?:on|in)\s+(?:the\s+)?(?P<name>[A-Z][a-z0-9]*[A-Z0-9][\w.+-]*[\w+])")
+_ON_NAME = re.compile(r"^\s*(?:\S+\s+){0,3}?on\s+(?:the\s+)?(?P<name>[A-Z][a-z0-9]*[A-Z0-9][\w.+-]*[\w+])")
 _REDUCES = re.compile(r"\b(?:reduc\w*|lower\w*|decreas\w*|cuts?|cutting|fewer|less|drops?|dropp\w*|sav\w*|"
                       r"shrink\w*|smaller|downgrade\w*|degrad\w*)\b|reduction", re.IGNORECASE)  # fmt: skip
 _IMPROVES = re.compile(r"\b(?:improv\w*|increas\w*|gains?|boost\w*|outperform\w*|higher|better|faster|speedups?|"
@@ -259,7 +261,8 @@ def _metric(value: str, after: str, before: str) -> str | None:
 
 def _tidy(metric: str) -> str:
     """"Macro F1 score" is Macro F1; "score" alone stays."""
-    return re.sub(r"\s+scores?$", "", metric) if " " in metric.strip() else metric
+    bare = re.sub(r"\s+scores?$", "", metric)
+    return metric if _ALL_MODIFIERS.fullmatch(bare + " ") else bare  # "average score" stays
 
 
 def _benchmarks_in(text: str, named: list[str]) -> list[str]:
@@ -280,7 +283,7 @@ def _whole(text: str, name: str) -> bool:
 
 def _on_name(after: str, named: list[str]) -> str | None:
     match = _ON_NAME.match(after)
-    if match and not match.group("name").isupper():
+    if match and not match.group("name").isupper() and not _METRIC.fullmatch(match.group("name")):
         return match.group("name")
     return None
 
