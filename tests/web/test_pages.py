@@ -153,8 +153,10 @@ def test_stats_and_benchmark_pages_draw_and_link(server, page: Page):
     expect(page.locator("main")).to_contain_text("not a verified leaderboard")
     row = page.locator("tbody tr").filter(has_text="+69.7%")
     expect(row).to_contain_text("on Countdown and Sudoku")  # the claim's sentence
-    page.goto(server + "/benchmarks/AlpcaEval")
-    expect(page.locator("main")).to_contain_text("close: AlpacaEval 2.0")
+    assert page.goto(server + "/benchmarks/AlpcaEval").status == 404
+    expect(page.locator("main")).to_contain_text("no paper names the benchmark 'AlpcaEval'")
+    page.get_by_role("link", name="AlpacaEval 2.0", exact=True).click()  # the close name, as a link
+    expect(page.locator("h1")).to_have_text("AlpacaEval 2.0")
 
 
 def test_the_topic_facet_narrows_a_search(server, page: Page):

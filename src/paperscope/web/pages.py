@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from paperscope.analyze.benchmarks import close_names
 from paperscope.analyze.charts import PALETTE, bars, topic_map
 from paperscope.api.personal import mine
 from paperscope.api.routes import FiltersParam
@@ -18,7 +19,7 @@ from paperscope.api.security import COOKIE as TOKEN_COOKIE
 from paperscope.api.security import reader
 from paperscope.errors import PaperscopeError
 from paperscope.index.lexical import MAX_QUERY_CHARS
-from paperscope.library import MODES
+from paperscope.library import MODES, NotFound
 from paperscope.personal import STATES, Personal
 from paperscope.results import related_paper, search_hit
 from paperscope.web.i18n import COOKIE, LANGUAGES, WORDS, language
@@ -187,7 +188,11 @@ def benchmarks_page(request: Request) -> HTMLResponse:
 @router.get("/benchmarks/{name}", response_class=HTMLResponse)
 def benchmark_page(request: Request, name: str) -> HTMLResponse:
     with request.app.state.shared.use() as library:
-        found = library.benchmark(name)
+        try:
+            found = library.benchmark(name)
+        except NotFound as missing:  # the close names as links, beside the one-line message
+            close = close_names(library.stats().by_benchmark, name)
+            return _render(request, "benchmarks.html", 404, entries=[], benchmark=None, missing=str(missing), close=close)
     return _render(request, "benchmarks.html", entries=[], benchmark=found)
 
 
