@@ -46,6 +46,9 @@ def test_a_title_that_starts_with_a_name_gives_it():
     found = find_name("We introduce a large dataset for NLI on scientific text.", title="SciNLI: A Corpus for NLI")
     assert found is not None and found.name == "SciNLI"
     assert find_name("We study when to stop.", title="Know When To Stop: A Study of Semantic Drift") is None
+    leading = find_name("We propose a network with a hierarchical embedding loss.", title="CLIFFNet for Monocular Depth")
+    assert leading is not None and leading.name == "CLIFFNet"
+    assert find_name("We adapt it.", title="BERT for Joint Intent Classification") is None  # someone else's model
 
 
 def test_schwartz_hearst():

@@ -109,9 +109,17 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
     return found
 
 
+_LEADING_NAME = re.compile(r"([A-Z][\w-]*[A-Z0-9][\w-]*)\s+(?:for|in|on|with)\s")
+
+
 def _title_name(title: str | None) -> str | None:
     """"ClusterFormer: Neural Clustering Attention ..." -> ClusterFormer; "Know When To Stop: A Study" -> None."""
-    if not title or ":" not in title:
+    if not title:
+        return None
+    leading = _LEADING_NAME.match(title)  # "CLIFFNet for Monocular Depth Estimation …"
+    if leading and _coined(leading.group(1)) and _acceptable(leading.group(1)) and _NAMEY.match(leading.group(1)):
+        return leading.group(1)
+    if ":" not in title:
         return None
     head = title.split(":", 1)[0].strip()
     words = head.split()
