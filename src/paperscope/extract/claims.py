@@ -122,7 +122,7 @@ def _sentence_claims(sentence: str, named: list[str]) -> list[Claim]:
     _assign_context(sentence, values)
     claims: list[Claim] = []
     for group in _groups(values):
-        if _AGAINST.search(sentence, 0, group[0].start):
+        if _AGAINST.search(sentence, max(0, group[0].start - 40), group[0].start):
             continue
         found = _group_claims(sentence, group, named)
         if claims and group[0].clause == values[values.index(group[0]) - 1].clause:
@@ -141,7 +141,7 @@ def _elided(claim: Claim, previous: Claim, bare: bool) -> Claim:
 def _values(sentence: str) -> list[_Value]:
     """The values, earliest first: "from A to B" first, then values with units, then bare numbers."""
     found: list[tuple[int, int, int, str, str | None]] = []
-    for match in _FROM_TO.finditer(sentence):
+    for match in _FROM_TO.finditer(sentence) if "from" in sentence else ():
         found.append((0, match.start("old"), match.end("new"), match.group("new"), match.group("old")))
     for match in _VALUE.finditer(sentence):
         if not _SETUP_AFTER.match(sentence[match.end() :]):
@@ -151,7 +151,7 @@ def _values(sentence: str) -> list[_Value]:
     for match in _BEFORE_METRIC.finditer(sentence):
         for number in _ONE_NUMBER.finditer(sentence, match.start("values"), match.end("values")):
             found.append((2, number.start(), number.end(), number.group(), None))
-    for match in _SHARED_UNIT.finditer(sentence):
+    for match in _SHARED_UNIT.finditer(sentence) if "p" in sentence else ():  # points, pp
         for number in _ONE_NUMBER.finditer(sentence, match.start("values"), match.end("values")):
             found.append((1, number.start(), number.end(), f"{number.group()} {match.group('unit')}", None))
     taken: list[_Value] = []
