@@ -11,6 +11,9 @@ from paperscope.model import RawRecord, Source
 from paperscope.sources.files import read_json
 
 FORMAT = "csl-json"
+# CSL types that say what the work is; "article" (a preprint) and "document" say nothing more than no type.
+KINDS = frozenset({"article-journal", "article-magazine", "article-newspaper", "paper-conference", "book", "chapter",
+                   "thesis", "report", "manuscript", "webpage", "pamphlet", "dataset", "software"})  # fmt: skip
 
 
 def sniff(name: str, head: bytes) -> bool:
@@ -43,6 +46,7 @@ def read(path: Path) -> Iterator[RawRecord]:
             year=int(year) if year else None,
             keywords=[k.strip() for k in str(item.get("keyword", "")).split(",") if k.strip()],
             urls=urls,
+            kind=item.get("type") if item.get("type") in KINDS else None,
         )
 
 
