@@ -169,6 +169,4 @@ def export_libraries(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path
     return paths
 
 
-# The formats folder's README, and Better BibTeX's JSON, which paperscope does not read (its CSL-JSON
-# twin, sample.csl.json, holds the same 26 items).
-FORMATS_NOT_READ = {"README.md", "sample.zotero.json"}
+FORMATS_NOT_READ = {"README.md"}

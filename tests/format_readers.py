@@ -219,9 +219,10 @@ def rispy_strict(path: Path) -> Reading:
 ZOTERO_TYPES = {"JOUR", "CPAPER", "CONF", "BOOK", "CHAP", "THES", "RPRT", "UNPB", "ELEC", "NEWS", "MGZN", "PAMP", "GEN"}
 
 
-def zotero_names(path: Path) -> Reading:
+def zotero_names(path: Path, organisations: frozenset[str] = frozenset()) -> Reading:
     """What Zotero's RIS translator needs to store names in two fields and the type as itself: every AU
-    "Family, Given" (or a one-word family name), no empty name; a type it knows; TY first, ER last."""
+    "Family, Given" (or a one-word family name; an organisation whole), no empty name; a type it knows;
+    TY first, ER last."""
     read, problems = 0, []
     for number, record in enumerate(re.split(r"^ER  - *$", path.read_text(encoding="utf-8"), flags=re.MULTILINE)[:-1], 1):
         lines = [line for line in record.strip("\n").splitlines() if line.strip()]
@@ -235,7 +236,7 @@ def zotero_names(path: Path) -> Reading:
             if line.startswith("AU  - "):
                 person = line[6:].strip()
                 family = person.split(",", 1)[0].strip()
-                if not family or (" " in person and "," not in person):
+                if not family or (" " in person and "," not in person and person not in organisations):
                     problems.append(f"record {number}: author {person!r} is not 'Family, Given'")
     return Reading(read, errors=problems)
 
@@ -296,15 +297,16 @@ READERS: dict[str, list[Callable[[Path], Reading]]] = {
 SUFFIX = {"bibtex": ".bib", "csl-json": ".json", "ris": ".ris", "csv": ".csv", "jsonl": ".jsonl", "markdown": ".md"}
 
 
-def read_all(fmt: str, text: str, folder: Path) -> dict[str, Reading]:
-    """Every reader of `fmt` over the exported `text`, each in a folder of its own."""
+def read_all(fmt: str, text: str, folder: Path, organisations: frozenset[str] = frozenset()) -> dict[str, Reading]:
+    """Every reader of `fmt` over the exported `text`, each in a folder of its own (`organisations`: the
+    authors that are organisations, which RIS writes whole)."""
     results = {}
     for reader in READERS[fmt]:
         place = folder / reader.__name__
         place.mkdir(parents=True, exist_ok=True)
         path = place / f"export{SUFFIX[fmt]}"
         path.write_text(text, encoding="utf-8")
-        results[reader.__name__] = reader(path)
+        results[reader.__name__] = reader(path, organisations) if reader is zotero_names else reader(path)
     return results
 
 
@@ -312,3 +314,8 @@ def export_text(library, fmt: str) -> str:  # type: ignore[no-untyped-def]
     out = io.StringIO()
     library.export(fmt, out)
     return out.getvalue()
+
+
+def organisations(library) -> frozenset[str]:  # type: ignore[no-untyped-def]
+    """The library's authors that are organisations (kept in braces)."""
+    return frozenset(a[1:-1] for p in library.papers() for a in p.authors if a.startswith("{") and a.endswith("}"))

@@ -89,6 +89,7 @@ def test_arxiv_journal_and_doi_from_the_samples(export_libraries):
     assert sum("doi" in e for e in entries.values()) >= 9 + 1  # the arXiv feed's 9 DOIs, the RIS record's
     csl = json.loads(exported(db, "csl-json"))
     assert {i["type"] for i in csl} >= {"article-journal", "article", "chapter", "book", "paper-conference"}
+    assert {"literal": "Court of Arbitration for Sport"} in [a for i in csl for a in i.get("author", [])]
     ris = rispy.loads(exported(db, "ris"))
     assert {r["type_of_reference"] for r in ris} >= {"JOUR", "UNPB", "CHAP", "BOOK", "CPAPER"}
     assert sum(bool(r.get("doi")) for r in ris) == sum(bool(i.get("DOI")) for i in csl) == sum("doi" in e for e in entries.values())

@@ -17,7 +17,7 @@ from paperscope.export import REFERENCES
 from paperscope.export.citation import placeholder
 from paperscope.library import Library
 
-from .format_readers import READERS, export_text, read_all
+from .format_readers import READERS, export_text, organisations, read_all
 
 LIBRARIES = ("seeds", "iclr2017", "formats")
 
@@ -31,8 +31,8 @@ def expected(library: Library, fmt: str) -> int:
 @pytest.mark.parametrize("which", LIBRARIES)
 def test_every_reader_reads_every_paper_without_a_complaint(export_libraries, tmp_path, which, fmt):
     with Library(export_libraries[which]) as library:
-        text, count = export_text(library, fmt), expected(library, fmt)
-    results = read_all(fmt, text, tmp_path)
+        text, count, bodies = export_text(library, fmt), expected(library, fmt), organisations(library)
+    results = read_all(fmt, text, tmp_path, bodies)
     assert len(results) >= 2 and (len(results) >= 3 or fmt == "markdown")  # markdown: pandoc and marked
     for reader, reading in results.items():
         assert (reader, reading.errors, reading.warnings) == (reader, [], [])
@@ -48,8 +48,8 @@ def table(folder: Path) -> list[str]:
     for fmt in READERS:
         for which in LIBRARIES:
             with Library(paths[which]) as library:
-                text, count = export_text(library, fmt), expected(library, fmt)
-            for reader, r in read_all(fmt, text, folder / which / fmt).items():
+                text, count, bodies = export_text(library, fmt), expected(library, fmt), organisations(library)
+            for reader, r in read_all(fmt, text, folder / which / fmt, bodies).items():
                 rows.append(f"| {fmt} | {reader} | {which} | {count} | {r.read} | {len(r.warnings)} | {len(r.errors)} |")
                 print(rows[-1], file=sys.stderr)
     return rows

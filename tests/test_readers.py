@@ -28,7 +28,7 @@ def read(name: str) -> tuple[str, list]:
     ("arxiv_atom.xml", "arxiv", 40), ("arxiv_atom_legacy.xml", "arxiv", 10), ("arxiv_rss.xml", "arxiv", 4),
     ("proceedings.bib", "bibtex", 39), ("tricky.bib", "bibtex", 34), ("papers.csv", "table", 40),
     ("sample.csl.json", "csl-json", 26), ("sample.ris", "ris", 1), ("openreview_v1_notes.json", "openreview", 2),
-    ("semantic_scholar.json", "semantic-scholar", 40),
+    ("semantic_scholar.json", "semantic-scholar", 40), ("sample.zotero.json", "zotero-json", 26),
 ])  # fmt: skip
 def test_each_sample_is_sniffed_and_read(name, fmt, count):
     found, records = read(name)
@@ -74,6 +74,13 @@ def test_csv_columns_and_author_lists():
     assert records[0].source.line == 2
 
 
+def test_zotero_items_keep_their_kind_and_organisations():
+    _, items = read("sample.zotero.json")
+    assert [i.kind for i in items].count("article-journal") == 15 and items[1].kind == "chapter"
+    assert items[1].authors == ["Duncan, Margaret Carlisle", "Messner, Michael A."]  # authors, not editors
+    assert ["{TIME USA}"] in [i.authors for i in items]  # an organisation stays one name
+
+
 def test_csl_and_ris_names_and_years():
     _, items = read("sample.csl.json")
     assert all(r.authors for r in items) and any(r.year for r in items)
@@ -101,11 +108,11 @@ def test_broken_files_are_one_line_errors(tmp_path, name, text, problem):
 
 def test_every_sample_ingests_together_with_the_seeds(tmp_path):
     samples = [FORMATS / n for n in ("arxiv_atom.xml", "arxiv_atom_legacy.xml", "arxiv_rss.xml", "proceedings.bib",
-                                     "tricky.bib", "papers.csv", "sample.csl.json", "sample.ris",
+                                     "tricky.bib", "papers.csv", "sample.csl.json", "sample.ris", "sample.zotero.json",
                                      "openreview_v1_notes.json", "semantic_scholar.json")]  # fmt: skip
     with Library(tmp_path / "all.db") as library:
         report = library.ingest([SHARED / "seeds", *samples], embed_vectors=False)
-        assert report.skipped_files == [] and report.records_read == 57 + 40 + 10 + 4 + 39 + 34 + 40 + 26 + 1 + 2 + 40
+        assert report.skipped_files == [] and report.records_read == 57 + 40 + 10 + 4 + 39 + 34 + 40 + 26 + 1 + 26 + 2 + 40
         assert len(report.records_unread) == 3  # entries without a title: proceedings.bib's volume, two of tricky.bib
         paper = library.search("arXiv:2202.12139", limit=1)[0].paper
         assert paper.sources[0].format == "arxiv"
@@ -124,10 +131,12 @@ def test_versions_of_one_arxiv_paper_are_one_paper(tmp_path):
 
 
 def test_unknown_formats_are_refused_by_name(tmp_path):
-    run = run_cli("--db", tmp_path / "lib.db", "ingest", FORMATS / "sample.zotero.json")
-    assert run.code == 1 and run.err.startswith("error: sample.zotero.json: unknown format") and "Traceback" not in run.err
+    settings = tmp_path / "settings.json"
+    settings.write_text('{"config": {"label": "not papers"}, "rows": [1, 2]}', encoding="utf-8")
+    run = run_cli("--db", tmp_path / "lib.db", "ingest", settings)
+    assert run.code == 1 and run.err.startswith("error: settings.json: unknown format") and "Traceback" not in run.err
     with pytest.raises(InputError):
-        reader_for(FORMATS / "sample.zotero.json")
+        reader_for(settings)
 
 
 def test_openreview_v1_submissions_with_their_decisions():

@@ -18,7 +18,7 @@ from paperscope.store import Store
 
 _STOP = frozenset(["a", "an", "the", "of", "on", "for", "in", "to", "and", "with", "towards", "via", "is", "are"])
 _IMPORTED = re.compile(r"^[A-Za-z0-9_:.\-+/]{1,64}$")  # keys BibTeX, biber and pandoc all accept
-_IMPORTED_FROM = ("bibtex", "csl-json")
+_IMPORTED_FROM = ("bibtex", "csl-json", "zotero-json")
 
 
 def ascii_word(text: str) -> str:
@@ -27,7 +27,7 @@ def ascii_word(text: str) -> str:
 
 
 def imported(paper: Paper) -> str | None:
-    """The key a BibTeX or CSL-JSON source gave the paper, if one is usable as a key."""
+    """The key a BibTeX, CSL-JSON or Better BibTeX source gave the paper, if one is usable as a key."""
     return next((s.external_id for s in paper.sources
                  if s.format in _IMPORTED_FROM and s.external_id and _IMPORTED.match(s.external_id)), None)  # fmt: skip
 

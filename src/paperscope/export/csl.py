@@ -14,6 +14,8 @@ from paperscope.normalize.names import Name
 
 
 def name(person: Name) -> dict[str, str]:
+    if person.literal:
+        return {"literal": person.family}
     parts = {"family": person.family, "given": person.given, "non-dropping-particle": person.particle,
              "suffix": person.suffix}  # fmt: skip
     return {k: v for k, v in parts.items() if v}

@@ -26,7 +26,7 @@ class _Writer(rispy.RisWriter):
 
 
 def name(person: Name) -> str:
-    """"Family, Given, Suffix": the form RIS readers split into the parts of a name."""
+    """"Family, Given, Suffix": the form RIS readers split into the parts of a name (an organisation whole)."""
     return ", ".join(p for p in (person.full_family(), person.given, person.suffix) if p)
 
 

@@ -21,10 +21,11 @@ _LEADING_AND = re.compile(r"^and\s+", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Name:
-    family: str
+    family: str  # the whole name when literal
     given: str = ""
     particle: str = ""  # "van der", "de": lower-case words before the family name
     suffix: str = ""  # "Jr.", "III"
+    literal: bool = False  # an organisation ("Court of Arbitration for Sport"): one name, not parts
 
     def full_family(self) -> str:
         return f"{self.particle} {self.family}".strip()
@@ -34,6 +35,9 @@ def clean_authors(authors: list[str]) -> list[str]:
     """One person per entry: "and Tim Klinger" loses its "and", "A and B" becomes two people, blanks go."""
     people: list[str] = []
     for author in authors:
+        if author.startswith("{") and author.endswith("}"):
+            people.append(author)  # an organisation: "{Barnes and Noble}" is one name
+            continue
         for part in _CONJUNCTION.split(_LEADING_AND.sub("", " ".join(author.split()))):
             part = part.strip(" ,;")
             if part:
@@ -41,8 +45,15 @@ def clean_authors(authors: list[str]) -> list[str]:
     return people
 
 
+def literal(name: str) -> str:
+    """An organisation's name as sources keep it among people: in braces, as BibTeX does."""
+    return "{" + name.strip() + "}"
+
+
 def parse_name(author: str) -> Name:
-    """The parts of one name; a single word ("Prabhat") is a family name."""
+    """The parts of one name; a single word ("Prabhat") is a family name, a braced one an organisation."""
+    if author.startswith("{") and author.endswith("}"):
+        return Name(family=author[1:-1].strip(), literal=True)
     human = HumanName(author, constants=_CONSTANTS)
     given = " ".join(p for p in (human.first, human.middle) if p)
     family = human.last

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source
+from paperscope.normalize.names import literal
 from paperscope.sources.files import read_json
 
 FORMAT = "csl-json"
@@ -55,4 +56,5 @@ def _text(value: object) -> str | None:
 
 
 def _name(author: dict) -> str:
-    return " ".join(p for p in (author.get("given"), author.get("family")) if p) or str(author.get("literal", ""))
+    person = " ".join(p for p in (author.get("given"), author.get("family")) if p)
+    return person or (literal(str(author["literal"])) if author.get("literal") else "")
