@@ -139,7 +139,8 @@ TRICKY_ABSTRACTS = [
 ]
 DECISIONS = [  # a paper list with every decision, and authors as sources write them
     {"title": "An Accepted Paper on Sparse Attention", "status": "Poster", "track": "main",
-     "author": "Hal Daumé III; and Tim Klinger; Laurens van der Maaten", "abstract": "We study sparse attention.",
+     "author": r"Hal Daumé III; and Tim Klinger; Laurens van der Maaten; Olivier Capp\'e",
+     "abstract": "We study sparse attention.",
      "site": "https://openreview.net/forum?id=accepted1"},
     {"title": "A Rejected Paper on Dense Attention", "status": "Reject", "author": "Ada Lovelace",
      "abstract": "We study dense attention, which was rejected."},

@@ -1,6 +1,6 @@
 """Independent readers of each export format, as a user would meet them: pybtex (strict), biber
 --validate-datamodel, BibTeX with plain.bst and a LaTeX run, pandoc --citeproc, citation-js (node),
-citeproc-py, rispy, a Zotero-style RIS name check, csv, sqlite3, json, jq, marked (node).
+citeproc-py, rispy, a Zotero-style RIS name check, csv, sqlite3, json, jq, markdown-it-py, marked (node).
 
 Each reader takes an exported file and returns what it read and what it complained about. A tool
 that is missing raises ToolMissing with what to install: a check never passes by not running.
@@ -145,6 +145,14 @@ def pandoc_markdown(path: Path) -> Reading:
     return Reading(len(headings), [line for line in run.stderr.splitlines() if line.strip()])
 
 
+def markdown_it(path: Path) -> Reading:
+    """markdown-it-py (CommonMark): every paper a second-level heading."""
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").parse(path.read_text(encoding="utf-8"))
+    return Reading(sum(1 for t in tokens if t.type == "heading_open" and t.tag == "h2"))
+
+
 def pandoc_csv(path: Path) -> Reading:
     run = _run([tool("pandoc"), "-f", "csv", "-t", "json", path.name], path.parent)
     if run.returncode:
@@ -203,7 +211,7 @@ def citeproc_py(path: Path) -> Reading:
 # RIS
 
 
-def rispy_strict(path: Path) -> Reading:
+def rispy_loads(path: Path) -> Reading:
     import rispy
 
     try:
@@ -289,10 +297,10 @@ def sqlite_json(path: Path) -> Reading:
 READERS: dict[str, list[Callable[[Path], Reading]]] = {
     "bibtex": [pybtex_strict, biber_validate, bibtex_latex, pandoc_citeproc, node_reader("bibtex")],
     "csl-json": [citeproc_py, pandoc_citeproc, node_reader("csl-json")],
-    "ris": [rispy_strict, node_reader("ris"), zotero_names],
+    "ris": [rispy_loads, node_reader("ris"), zotero_names],
     "csv": [python_csv, pandoc_csv, sqlite_csv],
     "jsonl": [python_json, jq_lines, sqlite_json],
-    "markdown": [pandoc_markdown, node_reader("markdown")],
+    "markdown": [pandoc_markdown, markdown_it, node_reader("markdown")],
 }
 SUFFIX = {"bibtex": ".bib", "csl-json": ".json", "ris": ".ris", "csv": ".csv", "jsonl": ".jsonl", "markdown": ".md"}
 

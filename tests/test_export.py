@@ -63,17 +63,19 @@ def test_seed_decisions_workshops_and_placeholders(export_libraries):
     accepted = by_title(entries, "Accepted Paper")
     assert accepted.entry_type == "inproceedings"
     assert accepted["booktitle"] == "Advances in Neural Information Processing Systems (NeurIPS 2024)"
-    assert accepted["author"] == r"Daum{\'e}, III, Hal and Klinger, Tim and van der Maaten, Laurens"
+    assert accepted["author"] == r"Daum{\'e}, III, Hal and Klinger, Tim and van der Maaten, Laurens and Capp{\'e}, Olivier"
     assert by_title(entries, "Workshop Paper")["booktitle"] == "NeurIPS 2024 Workshop Track"
     assert by_title(entries, "Rejected Paper")["note"] == "Submitted to NeurIPS 2024; rejected."
     assert not any(e["title"] == "{Withdrawn}" for e in entries.values())  # a placeholder is not a paper
     csl = {i["title"]: i for i in json.loads(exported(db, "csl-json"))}
     assert csl["An Accepted Paper on Sparse Attention"]["author"] == [
         {"family": "Daumé", "given": "Hal", "suffix": "III"}, {"family": "Klinger", "given": "Tim"},
-        {"family": "Maaten", "given": "Laurens", "non-dropping-particle": "van der"}]  # fmt: skip
+        {"family": "Maaten", "given": "Laurens", "non-dropping-particle": "van der"},
+        {"family": "Cappé", "given": "Olivier"}]  # fmt: skip
     assert csl["A Rejected Paper on Dense Attention"]["type"] == "manuscript"
     ris = {r["title"]: r for r in rispy.loads(exported(db, "ris"))}
-    assert ris["An Accepted Paper on Sparse Attention"]["authors"] == ["Daumé, Hal, III", "Klinger, Tim", "van der Maaten, Laurens"]
+    assert ris["An Accepted Paper on Sparse Attention"]["authors"] == ["Daumé, Hal, III", "Klinger, Tim", "van der Maaten, Laurens",
+                                                                      "Cappé, Olivier"]
     assert ris["An Accepted Paper on Sparse Attention"]["type_of_reference"] == "CPAPER"
     assert ris["A Rejected Paper on Dense Attention"]["type_of_reference"] == "UNPB"
 

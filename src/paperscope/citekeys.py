@@ -42,16 +42,11 @@ def base(paper: Paper) -> str:
     return f"{author or 'anon'}{year}{word}"
 
 
-def ensure(store: Store) -> dict[str, str]:
-    """Keys for the papers that have none yet (in id order, inside the caller's transaction); every
-    paper's key (gone papers' too) as paper id → key."""
-    keys = store.cite_keys()
+def ensure(store: Store) -> None:
+    """Keys for the papers that have none yet, in id order, inside the caller's transaction."""
     missing = store.papers_without_cite_key()
     if missing:
-        new = assign(missing, {key.casefold() for key in keys.values()})
-        store.put_cite_keys(new)
-        keys.update(new)
-    return keys
+        store.put_cite_keys(assign(missing, {key.casefold() for key in store.cite_keys().values()}))
 
 
 def assign(papers: Iterable[Paper], taken: set[str]) -> dict[str, str]:

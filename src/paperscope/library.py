@@ -269,7 +269,8 @@ class Library:
         if fmt not in REFERENCES:
             writer(papers, out)
             return
-        with self.store.transaction():
-            keys = citekeys.ensure(self.store)  # a library made before keys were stored gets them now, once
-        writer((p for p in papers if not citation.placeholder(p)), out, keys)
+        if self.store.papers_without_cite_key():  # a library made before keys were stored gets them now, once
+            with self.store.transaction():
+                citekeys.ensure(self.store)
+        writer((p for p in papers if not citation.placeholder(p)), out, self.store.cite_keys())
 

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from nameparser import HumanName
 from nameparser.config import Constants
+from pylatexenc.latex2text import LatexNodes2Text
 
+_TO_TEXT = LatexNodes2Text()
 _CONSTANTS = Constants()
 _CONSTANTS.titles.remove(*list(_CONSTANTS.titles))
 _CONJUNCTION = re.compile(r",?\s+and\s+", re.IGNORECASE)
@@ -32,12 +34,15 @@ class Name:
 
 
 def clean_authors(authors: list[str]) -> list[str]:
-    """One person per entry: "and Tim Klinger" loses its "and", "A and B" becomes two people, blanks go."""
+    """One person per entry: "and Tim Klinger" loses its "and", "A and B" becomes two people, blanks go,
+    and LaTeX becomes text ("Capp\\'e" → "Cappé": exports escape names themselves)."""
     people: list[str] = []
     for author in authors:
         if author.startswith("{") and author.endswith("}"):
             people.append(author)  # an organisation: "{Barnes and Noble}" is one name
             continue
+        if "\\" in author:
+            author = _TO_TEXT.latex_to_text(author)
         for part in _CONJUNCTION.split(_LEADING_AND.sub("", " ".join(author.split()))):
             part = part.strip(" ,;")
             if part:
