@@ -127,3 +127,47 @@ def seeded_any(seeded_location: tuple[str, str], request: pytest.FixtureRequest,
         shutil.copy(location, copy)
         return str(copy)
     return new_location(backend, request, tmp_path, template=location)
+
+
+# What the export tests ingest beside the real lists: text that has broken exports before.
+TRICKY_ABSTRACTS = [
+    r"We reach 95\% accuracy & more on {curly} sets with the Schrödinger–Poisson solver of Gödel.",
+    "我们提出一种方法: 在中文和 English 混合的摘要上 & 50% 的提升.",
+    r"Costs are $O(n^2)$ with \textbf{bold} and [a link](https://example.org/x_y) in it.",
+    "An abstract with an unbalanced } brace, a stray { one and \x02control\x06 characters, a 3×3 grid, a"
+    r" $\Omega(\sqrt{\log L})$ bound and the Kullback–Leibler term.",
+]
+DECISIONS = [  # a paper list with every decision, and authors as sources write them
+    {"title": "An Accepted Paper on Sparse Attention", "status": "Poster", "track": "main",
+     "author": r"Hal Daumé III; and Tim Klinger; Laurens van der Maaten; Olivier Capp\'e",
+     "abstract": "We study sparse attention.",
+     "site": "https://openreview.net/forum?id=accepted1"},
+    {"title": "A Rejected Paper on Dense Attention", "status": "Reject", "author": "Ada Lovelace",
+     "abstract": "We study dense attention, which was rejected."},
+    {"title": "A Workshop Paper on Tiny Attention", "status": "Poster Workshop", "author": "Alan Turing",
+     "abstract": "We study tiny attention at a workshop."},
+    {"title": "Withdrawn", "status": "Withdraw", "author": "", "abstract": ""},
+]  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def export_libraries(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Libraries the exports are read back from: the seeds with tricky text and decisions, one whole
+    corpus list with its rejects and workshop papers, and every readable sample in ../shared/formats."""
+    import json
+
+    folder = tmp_path_factory.mktemp("export")
+    (folder / "tricky.txt").write_text("Tricky Papers\n" + "\n".join(TRICKY_ABSTRACTS) + "\n", encoding="utf-8")
+    (folder / "neurips2024.json").write_text(json.dumps(DECISIONS), encoding="utf-8")
+    samples = sorted(p for p in (SHARED / "formats").iterdir() if p.name not in FORMATS_NOT_READ)
+    inputs = {"seeds": [SEEDS, folder / "tricky.txt", folder / "neurips2024.json"],
+              "iclr2017": [CORPUS / "iclr2017.json.gz"], "formats": samples}  # fmt: skip
+    paths = {}
+    for name, files in inputs.items():
+        paths[name] = folder / f"{name}.db"
+        with Library(paths[name]) as library:
+            library.ingest(files, embed_vectors=False)
+    return paths
+
+
+FORMATS_NOT_READ = {"README.md"}

@@ -1,4 +1,5 @@
-"""Exports for reference managers read back with the libraries those formats are made for."""
+"""What the reference exports say: entry types from what is known, names, text, stable keys.
+(tests/test_export_readers.py reads every export with independent readers.)"""
 
 from __future__ import annotations
 
@@ -7,102 +8,166 @@ import json
 import re
 
 import bibtexparser
-import pytest
 import rispy
-from citeproc import Citation, CitationItem, CitationStylesBibliography, CitationStylesStyle, formatter
-from citeproc.source.json import CiteProcJSON
 
 from paperscope.library import Library
+from paperscope.normalize.math import to_unicode
 
 from .conftest import CORPUS, SEEDS, run_cli
 
-TRICKY = [
-    r"We reach 95\% accuracy & more on {curly} sets with the Schrödinger–Poisson solver of Gödel.",
-    "我们提出一种方法: 在中文和 English 混合的摘要上 & 50% 的提升.",
-    r"Costs are $O(n^2)$ with \textbf{bold} and [a link](https://example.org/x_y) in it.",
-]
 
-
-@pytest.fixture(scope="module")
-def libraries(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("export")
-    tricky = folder / "tricky.txt"
-    tricky.write_text("Tricky Papers\n" + "\n".join(TRICKY) + "\n", encoding="utf-8")
-    paths = {"seeds": folder / "seeds.db", "corpus": folder / "uai.db"}
-    with Library(paths["seeds"]) as library:
-        library.ingest([SEEDS, tricky], embed_vectors=False)
-    with Library(paths["corpus"]) as library:
-        library.ingest([CORPUS / "uai2019.json.gz"], embed_vectors=False)
-    return paths
-
-
-def exported(db, fmt: str) -> tuple[str, list]:
+def exported(db, fmt: str, ids=None, accepted_only: bool = False) -> str:
     out = io.StringIO()
     with Library(db) as library:
-        library.export(fmt, out)
-        return out.getvalue(), list(library.papers())
+        library.export(fmt, out, ids, accepted_only=accepted_only)
+    return out.getvalue()
 
 
-@pytest.mark.parametrize("which", ["seeds", "corpus"])
-def test_bibtex_parses_back_with_unique_keys(libraries, which):
-    text, papers = exported(libraries[which], "bibtex")
-    parsed = bibtexparser.parse_string(text)
-    assert parsed.failed_blocks == []
-    assert len(parsed.entries) == len(papers)
-    keys = [e.key for e in parsed.entries]
-    assert len(set(keys)) == len(keys)
-    for entry, paper in zip(parsed.entries, sorted(papers, key=lambda p: p.id), strict=True):
-        assert entry["paperscope_id"] == paper.id
-        if paper.venue:
-            assert entry.entry_type == "inproceedings" and entry["booktitle"] == f"Proceedings of {paper.venue} {paper.year}"
-        else:
-            assert entry.entry_type == "misc" and "booktitle" not in entry
-    again, _ = exported(libraries[which], "bibtex")
-    assert again == text  # stable keys
+def bib_entries(db, ids=None) -> dict:
+    return {e.key: e for e in bibtexparser.parse_string(exported(db, "bibtex", ids)).entries}
 
 
-def test_bibtex_escapes_latex_specials_and_names_its_keys(libraries):
-    text, _ = exported(libraries["seeds"], "bibtex")
-    entries = {e["paperscope_id"]: e for e in bibtexparser.parse_string(text).entries}
-    assert any(e.key == "nemo2026" for e in entries.values())
-    tricky = next(e for e in entries.values() if "Schr" in e["abstract"])
-    assert r"95{\%} accuracy {\&} more" in tricky["abstract"]
-    assert not re.search(r"(?<!\\)[%&#_]", tricky["abstract"])  # every special character escaped
-    assert "Schr" in tricky["abstract"] and "ö" not in tricky["abstract"]  # accents as LaTeX
-    chinese = next(e for e in entries.values() if "中文" in e["abstract"])
-    assert r"{\&} 50{\%}" in chinese["abstract"]
+def by_title(entries: dict, words: str):
+    return next(e for e in entries.values() if words in e["title"])
 
 
-@pytest.mark.parametrize("which", ["seeds", "corpus"])
-def test_ris_reads_back_with_rispy(libraries, which):
-    text, papers = exported(libraries[which], "ris")
-    records = rispy.loads(text)
-    assert len(records) == len(papers)
-    by_id = {r["id"]: r for r in records}
+def test_math_becomes_plain_unicode():
+    assert to_unicode(r"a $\times$ b") == "a × b"
+    assert to_unicode(r"$\Omega(\sqrt{\log L})$ regret") == "Ω(√log L) regret"
+    assert to_unicode(r"$\ell_1$, $x^2 \leq 3$, $x_{t+1}$, $\alpha$-div") == "ℓ₁, x² ≤ 3, xₜ₊₁, α-div"
+    assert to_unicode(r"costs \$5 and \$10") == "costs $5 and $10"  # prices are not formulas
+
+
+def test_entry_types_follow_the_decision_and_the_venue(export_libraries):
+    entries = bib_entries(export_libraries["iclr2017"])
+    with Library(export_libraries["iclr2017"]) as library:
+        papers, keys = list(library.papers()), library.store.cite_keys()
+    conference = "International Conference on Learning Representations (ICLR 2017)"
+    expected = {"Poster": ("inproceedings", conference), "Oral": ("inproceedings", conference),
+                "Workshop": ("inproceedings", "ICLR 2017 Workshop Track"), "Reject": ("misc", None)}  # fmt: skip
     for paper in papers:
-        record = by_id[paper.id]
-        assert record["type_of_reference"] == "CONF"
-        assert record["abstract"] == paper.abstract
-        assert record.get("authors", []) == paper.authors
+        if not paper.title and not paper.abstract:
+            assert keys[paper.id] not in entries  # an empty record is not a paper to cite
+            continue
+        entry = entries[keys[paper.id]]
+        assert (entry.entry_type, entry.get("booktitle") and entry["booktitle"]) == expected[paper.status]
+        if paper.status == "Reject":
+            assert entry["note"].startswith("Submitted to ICLR 2017; rejected.")
+    accepted = bibtexparser.parse_string(exported(export_libraries["iclr2017"], "bibtex", accepted_only=True)).entries
+    assert len(accepted) == sum(p.status != "Reject" for p in papers) == 245
 
 
-@pytest.mark.parametrize("which", ["seeds", "corpus"])
-def test_csl_json_renders_with_citeproc(libraries, which):
-    text, papers = exported(libraries[which], "csl-json")
-    items = json.loads(text)
-    assert len(items) == len(papers)
+def test_seed_decisions_workshops_and_placeholders(export_libraries):
+    db = export_libraries["seeds"]
+    entries = bib_entries(db)
+    accepted = by_title(entries, "Accepted Paper")
+    assert accepted.entry_type == "inproceedings"
+    assert accepted["booktitle"] == "Advances in Neural Information Processing Systems (NeurIPS 2024)"
+    assert accepted["author"] == r"Daum{\'e}, III, Hal and Klinger, Tim and van der Maaten, Laurens and Capp{\'e}, Olivier"
+    assert by_title(entries, "Workshop Paper")["booktitle"] == "NeurIPS 2024 Workshop Track"
+    assert by_title(entries, "Rejected Paper")["note"] == "Submitted to NeurIPS 2024; rejected."
+    assert not any(e["title"] == "{Withdrawn}" for e in entries.values())  # a placeholder is not a paper
+    csl = {i["title"]: i for i in json.loads(exported(db, "csl-json"))}
+    assert csl["An Accepted Paper on Sparse Attention"]["author"] == [
+        {"family": "Daumé", "given": "Hal", "suffix": "III"}, {"family": "Klinger", "given": "Tim"},
+        {"family": "Maaten", "given": "Laurens", "non-dropping-particle": "van der"},
+        {"family": "Cappé", "given": "Olivier"}]  # fmt: skip
+    assert csl["A Rejected Paper on Dense Attention"]["type"] == "manuscript"
+    ris = {r["title"]: r for r in rispy.loads(exported(db, "ris"))}
+    assert ris["An Accepted Paper on Sparse Attention"]["authors"] == ["Daumé, Hal, III", "Klinger, Tim", "van der Maaten, Laurens",
+                                                                      "Cappé, Olivier"]
+    assert ris["An Accepted Paper on Sparse Attention"]["type_of_reference"] == "CPAPER"
+    assert ris["A Rejected Paper on Dense Attention"]["type_of_reference"] == "UNPB"
 
-    style = CitationStylesStyle("harvard-cite-them-right", validate=False)
-    bibliography = CitationStylesBibliography(style, CiteProcJSON(items), formatter.plain)
-    for item in items[:20]:
-        bibliography.register(Citation([CitationItem(item["id"])]))
-    rendered = [str(entry) for entry in bibliography.bibliography()]
-    assert len(rendered) == min(20, len(items)) and all(rendered)
-    assert any(items[0]["title"][:20] in r for r in rendered)
+
+def test_arxiv_journal_and_doi_from_the_samples(export_libraries):
+    db = export_libraries["formats"]
+    entries = bib_entries(db)
+    preprint = by_title(entries, "WebView-Oriented Testing")
+    assert preprint.entry_type == "misc" and preprint["archiveprefix"] == "arXiv" and preprint["eprint"]
+    assert preprint["primaryclass"] == "cs.SE"
+    journal = [e for e in entries.values() if e.entry_type == "article"]
+    assert journal and all(e["journal"] for e in journal)
+    assert sum("doi" in e for e in entries.values()) >= 9 + 1  # the arXiv feed's 9 DOIs, the RIS record's
+    csl = json.loads(exported(db, "csl-json"))
+    assert {i["type"] for i in csl} >= {"article-journal", "article", "chapter", "book", "paper-conference"}
+    assert {"literal": "Court of Arbitration for Sport"} in [a for i in csl for a in i.get("author", [])]
+    ris = rispy.loads(exported(db, "ris"))
+    assert {r["type_of_reference"] for r in ris} >= {"JOUR", "UNPB", "CHAP", "BOOK", "CPAPER"}
+    assert sum(bool(r.get("doi")) for r in ris) == sum(bool(i.get("DOI")) for i in csl) == sum("doi" in e for e in entries.values())
 
 
-def test_every_format_from_the_command_line_and_the_api_list(seeded_db, tmp_path):
-    for fmt in ("bibtex", "ris", "csl-json"):
+def test_text_is_latex_in_bibtex_and_unicode_elsewhere(export_libraries):
+    db = export_libraries["seeds"]
+    entries = bib_entries(db)
+    tricky = by_title(entries, "Schr")
+    assert r"95\% accuracy \& more" in tricky["abstract"] and r"Schr{\"o}dinger--Poisson" in tricky["abstract"]
+    assert "Untitled in its list" in tricky["note"]  # an honest title: the abstract's first sentence, whole
+    assert "…" not in exported(db, "bibtex")
+    assert "$O(n^{2})$" in by_title(entries, "Costs are")["title"]  # math stays math
+    braces = by_title(entries, "unbalanced")
+    assert r"\textbraceright{} brace, a stray \textbraceleft{} one" in braces["abstract"]
+    assert r"$\Omega(\sqrt{\log L})$" in braces["abstract"] and r"3$\times$3" in braces["abstract"]
+    for fmt in ("bibtex", "ris", "csl-json", "csv", "markdown", "jsonl"):
+        assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", exported(db, fmt).replace("\\u0002", "\x02")), fmt
+    csl = {i["id"]: i for i in json.loads(exported(db, "csl-json"))}
+    item = next(i for i in csl.values() if "unbalanced" in i["title"])
+    assert "Ω(√log L) bound and the Kullback–Leibler term" in item["abstract"] and "3×3" in item["abstract"]
+    markdown = exported(db, "markdown")
+    assert r"$\Omega(\sqrt{\log L})$" in markdown and r"\\Omega" not in markdown
+
+
+def test_keys_are_kept_stable_and_never_move(export_libraries, library_location):
+    entries = bib_entries(export_libraries["formats"])
+    assert "defazio21" in entries  # a BibTeX source's own key is kept
+    with Library(library_location) as library:
+        library.ingest([CORPUS / "iclr2017.json.gz"], embed_vectors=False)
+        whole = {e["url"]: e.key for e in bibtexparser.parse_string(_export(library, "bibtex")).entries}
+        some = [p.id for p in library.papers(limit=3)]
+        subset = {e["url"]: e.key for e in bibtexparser.parse_string(_export(library, "bibtex", some)).entries}
+        assert subset and all(whole[url] == key for url, key in subset.items())
+        library.ingest([CORPUS / "iclr2014.json.gz"], embed_vectors=False)
+        after = {e["url"]: e.key for e in bibtexparser.parse_string(_export(library, "bibtex")).entries if "url" in e}
+        assert all(after[url] == key for url, key in whole.items())  # no key moved when another list came in
+        keys = list(after.values())
+        assert len(keys) == len({k.casefold() for k in keys})
+
+
+def _export(library, fmt, ids=None) -> str:
+    out = io.StringIO()
+    library.export(fmt, out, ids)
+    return out.getvalue()
+
+
+def test_a_library_made_before_keys_were_stored_gets_them_once(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "old.db"
+    with Library(db) as library:
+        library.ingest([SEEDS], embed_vectors=False)
+    with sqlite3.connect(db) as raw:  # as an older paperscope left it: schema 7, no keys
+        raw.execute("DROP TABLE cite_keys")
+        raw.execute("PRAGMA user_version = 7")
+    first = exported(db, "bibtex")
+    assert first == exported(db, "bibtex") and len(bib_entries(db)) == 51
+
+
+def test_every_format_from_the_command_line(seeded_db, tmp_path):
+    for fmt in ("bibtex", "ris", "csl-json", "markdown", "csv", "jsonl"):
         out = tmp_path / f"papers.{fmt}"
-        run = run_cli("--db", seeded_db, "export", "--format", fmt, "-o", out)
+        run = run_cli("--db", seeded_db, "export", "--format", fmt, "--accepted-only", "-o", out)
         assert run.code == 0 and out.stat().st_size > 10_000, fmt
+
+
+def test_bibliographic_dedupe_keeps_kinds_and_dois_apart(tmp_path):
+    bib = tmp_path / "same.bib"
+    bib.write_text("""@article{a, author = {Ann Author}, title = {One Title}, journal = {J}, year = 2020, doi = {10.1000/a}}
+@book{b, author = {Ann Author}, title = {One Title}, publisher = {P}, year = 2020}
+@incollection{c, author = {Ann Author}, title = {One Title}, booktitle = {B}, year = 2020}
+@article{d, author = {Ann Author}, title = {One Title}, journal = {J}, year = 2020, doi = {10.1000/d}}
+@article{e, author = {Ann Author}, title = {One Title}, journal = {J}, year = 2020, doi = {10.1000/a}}
+""", encoding="utf-8")  # fmt: skip
+    with Library(tmp_path / "lib.db") as library:
+        library.ingest([bib], embed_vectors=False)
+        groups = sorted(sorted(s.external_id for s in p.sources) for p in library.papers())
+    assert groups == [["a", "e"], ["b"], ["c"], ["d"]]

@@ -12,7 +12,7 @@ from .conftest import CORPUS, SEEDS
 CONTRACT_KEYS = {
     "id", "title", "display_title", "name", "name_expansion", "abstract", "abstract_raw", "abstract_html",
     "authors", "venue", "year", "sources", "urls", "models", "benchmarks", "claims", "contribution", "topics",
-    "keywords", "status",
+    "keywords", "status", "track", "kind",
 }  # fmt: skip
 
 

@@ -100,9 +100,10 @@ def test_a_schema_1_database_is_upgraded_in_place(request, tmp_path):
         conn.execute("INSERT INTO files (path, name, sha256, format, records, ingested_at)"
                      " VALUES ('/old/list.txt', 'list.txt', 'abc', 'listing', 0, '2026-01-01T00:00:00+00:00')")  # fmt: skip
     with Library(location) as library:
-        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 2
+        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 3
         assert library.store.file_by_path("/old/list.txt").sha256 == "abc"
         library.ingest([SEEDS], embed_vectors=False)
+        assert len(set(library.store.cite_keys().values())) == 51  # schema 3: citation keys, stored at ingest
         Personal(library).tag(VSD, "kept")
         assert [p.id for p in Personal(library).listed("kept")] == [VSD]
 

@@ -9,6 +9,7 @@ import pytest
 
 from paperscope.errors import InputError
 from paperscope.library import Library
+from paperscope.model import Unread
 from paperscope.sources import reader_for
 
 from .conftest import SHARED, run_cli
@@ -17,16 +18,17 @@ FORMATS = SHARED / "formats"
 
 
 def read(name: str) -> tuple[str, list]:
+    """The format and the records of a sample (entries that are not papers left out)."""
     path = FORMATS / name
     reader = reader_for(path)
-    return reader.FORMAT, list(reader.read(path))
+    return reader.FORMAT, [r for r in reader.read(path) if not isinstance(r, Unread)]
 
 
 @pytest.mark.parametrize(("name", "fmt", "count"), [
     ("arxiv_atom.xml", "arxiv", 40), ("arxiv_atom_legacy.xml", "arxiv", 10), ("arxiv_rss.xml", "arxiv", 4),
-    ("proceedings.bib", "bibtex", 39), ("tricky.bib", "bibtex", 31), ("papers.csv", "table", 40),
+    ("proceedings.bib", "bibtex", 39), ("tricky.bib", "bibtex", 34), ("papers.csv", "table", 40),
     ("sample.csl.json", "csl-json", 26), ("sample.ris", "ris", 1), ("openreview_v1_notes.json", "openreview", 2),
-    ("semantic_scholar.json", "semantic-scholar", 40),
+    ("semantic_scholar.json", "semantic-scholar", 40), ("sample.zotero.json", "zotero-json", 26),
 ])  # fmt: skip
 def test_each_sample_is_sniffed_and_read(name, fmt, count):
     found, records = read(name)
@@ -53,10 +55,30 @@ def test_bibtex_macros_crossref_and_latex():
     assert all(r.abstract for r in proceedings) and proceedings[0].source.line == 16
 
 
+def test_every_bibtex_entry_is_read_or_reported():
+    path = FORMATS / "tricky.bib"
+    found = list(reader_for(path).read(path))
+    unread = [r for r in found if isinstance(r, Unread)]
+    assert len(found) == 36  # the README: 36 entries
+    assert [(u.source.line, u.reason) for u in unread] == [(228, "@misc{misc-minimal}: no title"),
+                                                           (360, "@misc{random-note-crossref}: no title")]
+    kinds = {r.source.external_id: r.kind for r in found if not isinstance(r, Unread)}
+    assert (kinds["article-full"], kinds["book-full"], kinds["inbook-full"]) == ("article-journal", "book", "chapter")
+    authors = {r.source.external_id: r.authors for r in found if not isinstance(r, Unread)}
+    assert authors["unpublished-full"] == ["Ulrich Ünderwood", "Ned Ñet", "Paul P̄ot"]  # LaTeX names become text
+
+
 def test_csv_columns_and_author_lists():
     _, records = read("papers.csv")
     assert records[0].source.external_id == "B1xSperKvH" and len(records[0].authors) == 4
     assert records[0].source.line == 2
+
+
+def test_zotero_items_keep_their_kind_and_organisations():
+    _, items = read("sample.zotero.json")
+    assert [i.kind for i in items].count("article-journal") == 15 and items[1].kind == "chapter"
+    assert items[1].authors == ["Duncan, Margaret Carlisle", "Messner, Michael A."]  # authors, not editors
+    assert ["{TIME USA}"] in [i.authors for i in items]  # an organisation stays one name
 
 
 def test_csl_and_ris_names_and_years():
@@ -86,11 +108,12 @@ def test_broken_files_are_one_line_errors(tmp_path, name, text, problem):
 
 def test_every_sample_ingests_together_with_the_seeds(tmp_path):
     samples = [FORMATS / n for n in ("arxiv_atom.xml", "arxiv_atom_legacy.xml", "arxiv_rss.xml", "proceedings.bib",
-                                     "tricky.bib", "papers.csv", "sample.csl.json", "sample.ris",
+                                     "tricky.bib", "papers.csv", "sample.csl.json", "sample.ris", "sample.zotero.json",
                                      "openreview_v1_notes.json", "semantic_scholar.json")]  # fmt: skip
     with Library(tmp_path / "all.db") as library:
         report = library.ingest([SHARED / "seeds", *samples], embed_vectors=False)
-        assert report.skipped_files == [] and report.records_read == 57 + 40 + 10 + 4 + 39 + 31 + 40 + 26 + 1 + 2 + 40
+        assert report.skipped_files == [] and report.records_read == 57 + 40 + 10 + 4 + 39 + 34 + 40 + 26 + 1 + 26 + 2 + 40
+        assert len(report.records_unread) == 3  # entries without a title: proceedings.bib's volume, two of tricky.bib
         paper = library.search("arXiv:2202.12139", limit=1)[0].paper
         assert paper.sources[0].format == "arxiv"
 
@@ -108,10 +131,12 @@ def test_versions_of_one_arxiv_paper_are_one_paper(tmp_path):
 
 
 def test_unknown_formats_are_refused_by_name(tmp_path):
-    run = run_cli("--db", tmp_path / "lib.db", "ingest", FORMATS / "sample.zotero.json")
-    assert run.code == 1 and run.err.startswith("error: sample.zotero.json: unknown format") and "Traceback" not in run.err
+    settings = tmp_path / "settings.json"
+    settings.write_text('{"config": {"label": "not papers"}, "rows": [1, 2]}', encoding="utf-8")
+    run = run_cli("--db", tmp_path / "lib.db", "ingest", settings)
+    assert run.code == 1 and run.err.startswith("error: settings.json: unknown format") and "Traceback" not in run.err
     with pytest.raises(InputError):
-        reader_for(FORMATS / "sample.zotero.json")
+        reader_for(settings)
 
 
 def test_openreview_v1_submissions_with_their_decisions():

@@ -113,7 +113,8 @@ def test_a_version_1_library_is_upgraded_with_its_index_filled(seeded_copy):
                      " ALTER TABLE papers DROP COLUMN has_code; DROP TABLE vectors; ALTER TABLE papers DROP COLUMN"
                      " embed_hash; DROP INDEX sources_external_id; ALTER TABLE sources DROP COLUMN external_id;"
                      " DROP TABLE topics; DROP TABLE paper_topics; DROP TABLE tags; DROP TABLE reading; DROP TABLE notes;"
-                     " DROP TABLE saved_searches; DROP TABLE changes; DROP TABLE paper_ids; PRAGMA user_version = 1;")  # fmt: skip
+                     " DROP TABLE saved_searches; DROP TABLE changes; DROP TABLE paper_ids; DROP TABLE cite_keys;"
+                     " PRAGMA user_version = 1;")  # fmt: skip
     db.close()
     with Library(seeded_copy) as lib:
         assert names(lib.search("NEMO", limit=1)) == ["NEMO"]

@@ -182,6 +182,7 @@ def _print_report(report: IngestReport) -> None:
         ("URLs repaired", report.urls_repaired),
         ("markup not converted", report.markup_problems),
         ("files skipped", report.skipped_files),
+        ("entries not read as papers", report.records_unread),
     ]
     for title, lines in sections:
         if lines:
@@ -322,6 +323,8 @@ def export(
     tag_name: Annotated[str | None, typer.Option("--tag", help="Only the papers with this tag.")] = None,
     reading_list: Annotated[bool, typer.Option("--reading-list", help="Only the papers on the reading list.")] = False,
     bom: Annotated[bool, typer.Option("--bom", help="Start with a UTF-8 byte order mark (for spreadsheets).")] = False,
+    accepted_only: Annotated[bool, typer.Option("--accepted-only",
+                                                help="Leave out papers rejected, withdrawn or under review.")] = False,
 ) -> None:
     """Export papers: the data contract (jsonl, json), bibtex, ris, csl-json, csv or markdown.
 
@@ -335,11 +338,11 @@ def export(
         if tag_name or reading_list:
             chosen = [p.id for p in Personal(library).listed(tag_name)]
         if output is None:
-            library.export(fmt, sys.stdout, chosen, filters, bom=bom)
+            library.export(fmt, sys.stdout, chosen, filters, bom=bom, accepted_only=accepted_only)
             return
         partial = output.with_name(output.name + ".partial")
         with partial.open("w", encoding="utf-8", newline="") as handle:
-            library.export(fmt, handle, chosen, filters, bom=bom)
+            library.export(fmt, handle, chosen, filters, bom=bom, accepted_only=accepted_only)
         partial.replace(output)  # never a half-written file under the name asked for
     err.print(f"wrote {output}")
 

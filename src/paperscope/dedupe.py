@@ -7,6 +7,9 @@ The rules were chosen on the real corpus (docs/dedupe.md has the figures):
 So two groups merge only when they do not disagree (no two different titles, no two different
 venue-years) and their abstracts agree: Jaccard >= 0.5 when both carry the same title, >= 0.9
 when at least one has no title (the listing pages have none).
+Bibliographic records add two rules: an article, a book and a chapter are different works whatever
+their titles (BibTeX's xampl.bib has all three with one title), and so are two records with
+different DOIs (an arXiv DOI aside: a preprint's DOI differs from the published paper's).
 """
 
 from __future__ import annotations
@@ -66,6 +69,16 @@ def _signed(value: int) -> int:
     return value - (1 << 64) if value >= 1 << 63 else value
 
 
+_WORK_CLASSES = {"book": "book", "chapter": "chapter", "thesis": "thesis"}
+_ARXIV_DOI = "doi:10.48550/"
+
+
+def work_class(kind: str | None) -> str | None:
+    """What kind of work a CSL type names, as far as telling works apart goes: a book, a chapter, a
+    thesis, or an article (journal, conference, report, manuscript: one paper in its versions)."""
+    return None if kind is None else _WORK_CLASSES.get(kind, "article")
+
+
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
 
@@ -90,14 +103,15 @@ class Unit:
     paper_id: str | None = None  # set for papers already in the library
     bands: tuple[int, ...] = ()
     ids: tuple[str, ...] = ()  # identities from outside: "arxiv:2202.12139", "doi:10.…", "openreview:…"
+    work: str | None = None  # work_class() of the record's kind, when its source says
 
     @classmethod
     def of(cls, key: str, title: str | None, venue: tuple[str, int] | None, text: str,
            paper_id: str | None = None, text_words: Sequence[str] | None = None,
-           ids: Iterable[str] = ()) -> Unit:  # fmt: skip
+           ids: Iterable[str] = (), kind: str | None = None) -> Unit:  # fmt: skip
         """A unit with its LSH bands computed from the text (or from its words, when at hand)."""
         found = words(text) if text_words is None else text_words
-        return cls(key, title, venue, text, paper_id, bands(shingles(found)), tuple(sorted(set(ids))))
+        return cls(key, title, venue, text, paper_id, bands(shingles(found)), tuple(sorted(set(ids))), work_class(kind))
 
     def shingles(self) -> frozenset[str]:
         return shingles(words(self.text))
@@ -154,17 +168,23 @@ class _Group:
     titles: set[str]
     venues: set[tuple[str, int]]
     paper_id: str | None
+    works: set[str]
+    dois: set[str]
 
     @classmethod
     def of(cls, index: int, unit: Unit) -> _Group:
         return cls([index], {unit.title} if unit.title else set(), {unit.venue} if unit.venue else set(),
-                   unit.paper_id)  # fmt: skip
+                   unit.paper_id, {unit.work} if unit.work else set(),
+                   {i for i in unit.ids if i.startswith("doi:") and not i.startswith(_ARXIV_DOI)})  # fmt: skip
 
     def compatible(self, other: _Group, same_identity: bool = False) -> bool:
-        """Two library papers never merge. Records of one arXiv, DOI or OpenReview id merge whatever
-        their titles and venues say (a preprint's title and venue differ from the published one's);
-        other records only when neither titles nor venues conflict."""
+        """Two library papers never merge, nor do different kinds of work or records with different DOIs.
+        Records of one arXiv, DOI or OpenReview id merge whatever their titles and venues say (a
+        preprint's title and venue differ from the published one's); other records only when
+        neither titles nor venues conflict."""
         if self.paper_id and other.paper_id:
+            return False
+        if len(self.works | other.works) > 1 or (self.dois and other.dois and not self.dois & other.dois):
             return False
         return same_identity or (len(self.titles | other.titles) <= 1 and len(self.venues | other.venues) <= 1)
 
@@ -172,6 +192,8 @@ class _Group:
         self.members += other.members
         self.titles |= other.titles
         self.venues |= other.venues
+        self.works |= other.works
+        self.dois |= other.dois
         self.paper_id = self.paper_id or other.paper_id
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from paperscope.assemble import prepare
 from paperscope.errors import PaperscopeError
+from paperscope.model import Unread
 from paperscope.sources import reader_for
 
 _UNSAFE_TAGS = {"script", "iframe", "object", "embed", "style", "form", "base", "link", "meta", "svg", "img", "input"}
@@ -23,6 +24,8 @@ def read_any(path: Path) -> int:
     reader = reader_for(path)
     count = 0
     for record in reader.read(path):
+        if isinstance(record, Unread):
+            continue
         prepared = prepare(record, "fuzz")
         problem = unsafe_html(prepared.abstract.html)
         if problem:

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Self, TextIO
 
-from paperscope import pipeline
+from paperscope import citekeys, pipeline
 from paperscope.analyze import benchmarks as benchmark_model
 from paperscope.analyze import stats as stats_model
 from paperscope.analyze import topics as topic_model
 from paperscope.embed import embed_missing
 from paperscope.errors import PaperscopeError
-from paperscope.export import writer_for
+from paperscope.export import REFERENCES, citation, writer_for
 from paperscope.index import lexical, semantic
 from paperscope.index.fusion import fuse
 from paperscope.model import Paper
@@ -266,11 +266,22 @@ class Library:
     def check(self) -> dict[str, object]:
         return self.store.check()
 
-    def export(self, fmt: str, out: TextIO, ids: Iterable[str] | None = None,
-               filters: lexical.Filters | None = None, bom: bool = False) -> None:  # fmt: skip
-        """Stream papers to `out` in a format: the ids given, or every paper passing `filters`."""
+    def export(self, fmt: str, out: TextIO, ids: Iterable[str] | None = None, filters: lexical.Filters | None = None,
+               bom: bool = False, accepted_only: bool = False) -> None:  # fmt: skip
+        """Stream papers to `out` in a format: the ids given, or every paper passing `filters`; with
+        `accepted_only`, not those rejected, withdrawn or under review. The reference formats leave
+        out withdrawn papers' placeholders, and cite each paper by its stored key."""
         writer = writer_for(fmt)
+        papers = (self.paper(i) for i in ids) if ids is not None else self.papers(filters=filters)
+        if accepted_only:
+            papers = (p for p in papers if citation.accepted(p))
         if bom:
             out.write("\ufeff")
-        writer((self.paper(i) for i in ids) if ids is not None else self.papers(filters=filters), out)
+        if fmt not in REFERENCES:
+            writer(papers, out)
+            return
+        if self.store.papers_without_cite_key():  # a library made before keys were stored gets them now, once
+            with self.store.transaction():
+                citekeys.ensure(self.store)
+        writer((p for p in papers if not citation.placeholder(p)), out, self.store.cite_keys())
 

@@ -36,6 +36,7 @@ class RawRecord:
     track: str | None = None
     keywords: list[str] = field(default_factory=list)
     urls: dict[str, str] = field(default_factory=dict)  # pdf, site, code, project ... as given
+    kind: str | None = None  # the work's CSL type when the source says (article-journal, book, chapter, ...)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -43,6 +44,14 @@ class RawRecord:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RawRecord:
         return cls(**{**data, "source": Source(**data["source"])})
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A record a reader found but could not make a paper of (a BibTeX @misc with no title): reported."""
+
+    source: Source
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -88,6 +97,8 @@ class Paper:
     topics: list[str] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)
     status: str | None = None
+    track: str | None = None  # the list's track: "main", "Workshop", "Demo Track" ...
+    kind: str | None = None  # CSL type of the work when a source says (article-journal, book, chapter, ...)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -12,10 +12,11 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from paperscope import dedupe
+from paperscope import citekeys, dedupe
 from paperscope.assemble import Prepared, assemble, prepare
 from paperscope.errors import InputError, PaperscopeError
-from paperscope.model import Paper, RawRecord
+from paperscope.model import Paper, RawRecord, Unread
+from paperscope.normalize.controls import scrub
 from paperscope.sources import reader_for, table
 from paperscope.store import LibraryPaper, Store
 
@@ -43,6 +44,7 @@ class IngestReport:
     urls_repaired: list[str] = field(default_factory=list)
     markup_problems: list[str] = field(default_factory=list)
     skipped_files: list[str] = field(default_factory=list)
+    records_unread: list[str] = field(default_factory=list)  # "file:line: why" for entries that are not papers
     vectors_computed: int = 0  # sentence vectors embedded after the ingest
     vectors_missing: int = 0  # papers still without one (ingest --no-embed; `paperscope embed` fills them)
     seconds: dict[str, float] = field(default_factory=dict)  # per stage: read, prepare, store, embed
@@ -145,7 +147,12 @@ def _read_files(paths: list[Path], store: Store, report: IngestReport, skip_bad:
             try:
                 reader = reader_for(path)
                 options = {"columns": columns} if columns and reader is table else {}
-                records = list(reader.read(path, **options))
+                records = []
+                for record in reader.read(path, **options):
+                    if isinstance(record, Unread):
+                        report.records_unread.append(f"{record.source.path}:{record.source.line}: {record.reason}")
+                    else:
+                        records.append(scrub(record))
                 files.append(_File(path, sha256, reader.FORMAT, records, len(records)))
                 report.files_read += 1
             except InputError as error:
@@ -204,6 +211,7 @@ def _store(files: list[_File], prepared: list[Prepared], store: Store, report: I
     existing = touched | {paper.id for paper in library if paper.id in joined}
     _write_papers(store, joined, existing, keys, report)
     report.papers_removed = store.remove_orphans()
+    citekeys.ensure(store)
     _describe(report, prepared, units, grouping, len(library))
 
 
@@ -219,6 +227,8 @@ def _papers_of(grouping: dedupe.Grouping, library: list[LibraryPaper],
             continue
         if paper_id is None:
             key = min(p.key for p in new)
+            if dedupe.paper_id(key) in keys:  # one text, yet another work (another DOI, a book beside an article)
+                key += "|" + ("|".join(sorted({i for p in new for i in p.unit.ids})) or min(p.where for p in new))
             paper_id = dedupe.paper_id(key)
             keys[paper_id] = key
         joined[paper_id] = new

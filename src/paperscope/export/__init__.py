@@ -1,4 +1,5 @@
-"""Exporters, one module per format, each `write(papers, out)` streaming papers to a text stream."""
+"""Exporters, one module per format, each `write(papers, out)` streaming papers to a text stream; the
+reference formats (REFERENCES) also take the papers' citation keys: `write(papers, out, keys)`."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from paperscope.errors import PaperscopeError
 from paperscope.export import bibtex, csl, csv, jsonl, markdown, ris
 from paperscope.model import Paper
 
-Writer = Callable[[Iterable[Paper], TextIO], None]
+Writer = Callable[..., None]
 FORMATS: dict[str, Writer] = {
     "jsonl": jsonl.write_jsonl,
     "json": jsonl.write_json,
@@ -19,6 +20,7 @@ FORMATS: dict[str, Writer] = {
     "ris": ris.write,
     "csl-json": csl.write,
 }
+REFERENCES = frozenset({"bibtex", "ris", "csl-json"})
 
 
 def writer_for(name: str) -> Writer:

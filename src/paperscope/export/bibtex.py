@@ -1,41 +1,77 @@
-"""BibTeX: one @inproceedings per paper (@misc without a venue), written by bibtexparser, values LaTeX-escaped by pylatexenc."""
+"""BibTeX that BibTeX, biber, pybtex, pandoc and citation-js read alike.
+
+The entry type follows the Reference: @inproceedings (accepted, with its proceedings), @article (a
+journal's), @misc (preprints with eprint/archivePrefix/primaryClass, and papers not accepted, with
+a note). Kinds whose required fields paperscope does not know (a book's publisher, a thesis's
+school) are @misc too, so that BibTeX's standard styles have nothing to warn about.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TextIO
 
-import bibtexparser
-from bibtexparser import model
-from pylatexenc.latexencode import UnicodeToLatexEncoder
-
-from paperscope.export.citation import citation_key, main_url, title_of
+from paperscope.export.citation import CONFERENCE, JOURNAL, Reference, reference
+from paperscope.export.latex import latex
 from paperscope.model import Paper
-
-# Non-ASCII letters without a LaTeX form (Chinese, say) stay as they are: BibTeX files are UTF-8 now.
-_ENCODER = UnicodeToLatexEncoder(unknown_char_policy="keep", non_ascii_only=False, replacement_latex_protection="braces-all")
+from paperscope.normalize.names import Name
 
 
-def latex(text: str) -> str:
-    return _ENCODER.unicode_to_latex(text)
+def name(person: Name) -> str:
+    """"von Last, Jr, First", each part braced where BibTeX would split it (a comma, an "and");
+    an organisation braced whole."""
+    if person.literal:
+        return "{" + latex(person.family) + "}"
+    parts = [person.full_family(), person.suffix, person.given] if person.suffix else [person.full_family(), person.given]
+    return ", ".join(_protected(latex(p)) for p in parts if p) if person.given or person.suffix else _protected(latex(person.family))
 
 
-def entry(paper: Paper, key: str) -> model.Entry:
-    fields = {
-        "title": "{" + latex(title_of(paper)) + "}",  # braces keep the title's capitals (names, acronyms)
-        "author": " and ".join(latex(a) for a in paper.authors),
-        "booktitle": latex(f"Proceedings of {paper.venue} {paper.year or ''}".strip()) if paper.venue else "",
-        "year": str(paper.year or ""),
-        "url": main_url(paper) or "",
-        "abstract": latex(paper.abstract),
-        "note": f"code: {', '.join(paper.urls.code)}" if paper.urls.code else "",
-        "paperscope_id": paper.id,
-    }
-    return model.Entry("inproceedings" if paper.venue else "misc", key, [model.Field(k, v) for k, v in fields.items() if v])
+def _protected(part: str) -> str:
+    return "{" + part + "}" if "," in part or " and " in part.casefold() else part
 
 
-def write(papers: Iterable[Paper], out: TextIO) -> None:
-    taken: set[str] = set()
+def fields(ref: Reference) -> tuple[str, dict[str, str]]:
+    has_authors = bool(ref.authors)
+    entry_type = "misc"
+    values: dict[str, str] = {"title": "{" + latex(ref.title) + "}"}  # braces keep the title's capitals
+    if ref.type == CONFERENCE and ref.container and ref.year and has_authors:
+        entry_type, values["booktitle"] = "inproceedings", latex(ref.container)
+    elif ref.type == JOURNAL and ref.container and ref.year and has_authors:
+        entry_type, values["journal"] = "article", latex(ref.container)
+    elif ref.container:
+        values["howpublished"] = latex(ref.container)
+    if has_authors:
+        values["author"] = " and ".join(name(a) for a in ref.authors)
+    else:
+        values["key"] = ref.key  # what BibTeX's styles sort and label an entry without authors by
+    if ref.year:
+        values["year"] = str(ref.year)
+    else:
+        values["date"] = "XXXX"  # EDTF for "year unknown": biblatex's data model wants a date on every entry
+    if ref.doi:
+        values["doi"] = ref.doi
+    if ref.arxiv:
+        values.update(eprint=ref.arxiv, archiveprefix="arXiv")
+        if ref.primary_class:
+            values["primaryclass"] = ref.primary_class
+    if ref.url:
+        values["url"] = ref.url
+    notes = [latex(n) for n in ref.notes] + ([latex("Code: " + ", ".join(ref.code))] if ref.code else [])
+    if notes:
+        values["note"] = " ".join(notes)
+    if ref.abstract:
+        values["abstract"] = latex(ref.abstract)
+    return entry_type, values
+
+
+def entry(ref: Reference) -> str:
+    entry_type, values = fields(ref)
+    width = max(len(k) for k in values)
+    body = ",\n".join(f"  {k.ljust(width)} = {{{v}}}" for k, v in values.items())
+    return f"@{entry_type}{{{ref.key},\n{body}\n}}\n"
+
+
+def write(papers: Iterable[Paper], out: TextIO, keys: Mapping[str, str]) -> None:
     for paper in papers:
-        out.write(bibtexparser.write_string(bibtexparser.Library([entry(paper, citation_key(paper, taken))])))
+        out.write(entry(reference(paper, keys[paper.id])))
         out.write("\n")

@@ -1,33 +1,46 @@
-"""CSL-JSON (citeproc, Zotero, pandoc): a JSON array of paper-conference items, streamed."""
+"""CSL-JSON (citeproc, Zotero, pandoc, citation-js): a JSON array of items, streamed; text in plain Unicode."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, TextIO
 
 import orjson
 
-from paperscope.export.citation import citation_key, main_url, split_name, title_of
+from paperscope.export.citation import Reference, reference
 from paperscope.model import Paper
+from paperscope.normalize.math import to_unicode
+from paperscope.normalize.names import Name
 
 
-def item(paper: Paper, key: str) -> dict[str, Any]:
+def name(person: Name) -> dict[str, str]:
+    if person.literal:
+        return {"literal": person.family}
+    parts = {"family": person.family, "given": person.given, "non-dropping-particle": person.particle,
+             "suffix": person.suffix}  # fmt: skip
+    return {k: v for k, v in parts.items() if v}
+
+
+def item(ref: Reference) -> dict[str, Any]:
     fields: dict[str, Any] = {
-        "id": key,
-        "type": "paper-conference",
-        "title": title_of(paper),
-        "author": [dict(zip(("family", "given"), split_name(a), strict=True)) for a in paper.authors],
-        "container-title": f"{paper.venue} {paper.year or ''}".strip() if paper.venue else None,
-        "issued": {"date-parts": [[paper.year]]} if paper.year else None,
-        "abstract": paper.abstract,
-        "URL": main_url(paper),
-        "note": f"paperscope: {paper.id}",
+        "id": ref.key,
+        "type": ref.type,
+        "title": to_unicode(ref.title),
+        "author": [name(a) for a in ref.authors],
+        "container-title": ref.container,
+        "issued": {"date-parts": [[ref.year]]} if ref.year else None,
+        "abstract": to_unicode(ref.abstract),
+        "DOI": ref.doi,
+        "URL": ref.url,
+        "number": f"arXiv:{ref.arxiv}" if ref.arxiv else None,
+        "note": " ".join([*(to_unicode(n) for n in ref.notes), *(["Code: " + ", ".join(ref.code)] if ref.code else [])]),
+        "keyword": ", ".join(ref.keywords),
     }
     return {k: v for k, v in fields.items() if v}
 
 
-def write(papers: Iterable[Paper], out: TextIO) -> None:
-    taken: set[str] = set()
+def write(papers: Iterable[Paper], out: TextIO, keys: Mapping[str, str]) -> None:
     out.write("[")
-    out.writelines(("," if i else "") + "\n" + orjson.dumps(item(paper, citation_key(paper, taken))).decode() for i, paper in enumerate(papers))
+    out.writelines(("," if i else "") + "\n" + orjson.dumps(item(reference(paper, keys[paper.id]))).decode()
+                   for i, paper in enumerate(papers))  # fmt: skip
     out.write("\n]\n")

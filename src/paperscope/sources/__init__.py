@@ -11,11 +11,11 @@ from pathlib import Path
 from types import ModuleType
 
 from paperscope.errors import InputError
-from paperscope.sources import arxiv, bibtex, csl, listing, openreview, paperlists, ris, semantic_scholar, table
+from paperscope.sources import arxiv, bibtex, csl, listing, openreview, paperlists, ris, semantic_scholar, table, zotero
 from paperscope.sources.files import read_head
 
 # Most specific first: CSL-JSON is also a JSON array with titles; a listing page accepts almost any text.
-READERS: list[ModuleType] = [openreview, semantic_scholar, csl, paperlists, arxiv, bibtex, ris, table, listing]
+READERS: list[ModuleType] = [openreview, semantic_scholar, zotero, csl, paperlists, arxiv, bibtex, ris, table, listing]
 
 
 def reader_for(path: Path) -> ModuleType:
@@ -27,4 +27,4 @@ def reader_for(path: Path) -> ModuleType:
         if reader.sniff(path.name, head):
             return reader
     raise InputError(path.name, None, "unknown format: not a listing page, paper-list JSON, OpenReview notes, arXiv "
-                                      "feed, BibTeX, RIS, CSL-JSON, Semantic Scholar JSON or CSV")
+                                      "feed, BibTeX, RIS, CSL-JSON, Better BibTeX JSON, Semantic Scholar JSON or CSV")

@@ -15,14 +15,17 @@ from bibtexparser.middlewares import SeparateCoAuthors
 from pylatexenc.latex2text import LatexNodes2Text
 
 from paperscope.errors import InputError
-from paperscope.model import RawRecord, Source
+from paperscope.model import RawRecord, Source, Unread
 from paperscope.sources.files import decode_utf8, read_bytes
 
 FORMAT = "bibtex"
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # its warnings would reach the user's terminal
 _ENTRY = re.compile(r"^\s*@\s*[a-zA-Z]+\s*[{(]", re.MULTILINE)
-_PAPER_TYPES = {"inproceedings", "article", "conference", "misc", "techreport", "phdthesis", "mastersthesis",
-                "unpublished", "incollection", "inbook", "book", "manual", "booklet"}  # fmt: skip
+# Entry types that name a work, with the CSL type of that work (None: the entry does not say).
+KINDS = {"article": "article-journal", "inproceedings": "paper-conference", "conference": "paper-conference",
+         "book": "book", "proceedings": "book", "inbook": "chapter", "incollection": "chapter",
+         "phdthesis": "thesis", "mastersthesis": "thesis", "techreport": "report", "manual": "report",
+         "unpublished": "manuscript", "booklet": "pamphlet", "misc": None}  # fmt: skip
 
 
 def sniff(name: str, head: bytes) -> bool:
@@ -30,7 +33,7 @@ def sniff(name: str, head: bytes) -> bool:
     return bool(_ENTRY.search(text)) and not text.lstrip().startswith(("[", "{", "<"))
 
 
-def read(path: Path) -> Iterator[RawRecord]:
+def read(path: Path) -> Iterator[RawRecord | Unread]:
     text = decode_utf8(read_bytes(path), path.name)
     library = bibtexparser.parse_string(text, append_middleware=[SeparateCoAuthors(allow_inplace_modification=True)])
     if not library.entries and library.failed_blocks:
@@ -39,32 +42,34 @@ def read(path: Path) -> Iterator[RawRecord]:
         raise InputError(path.name, block.start_line + 1, f"broken BibTeX entry: {reason}")
     by_key = {entry.key.lower(): entry for entry in library.entries}
     for entry in library.entries:
-        if entry.entry_type.lower() not in _PAPER_TYPES:
-            continue
+        source = Source(path.name, entry.start_line + 1, None, FORMAT, entry.key)
+        entry_type = entry.entry_type.lower()
         fields = _with_crossref(entry, by_key)
         title = fields.get("title")
-        if not title:
-            continue  # a @proceedings volume or a stub, not a paper
+        if entry_type not in KINDS or not title:
+            yield Unread(source, f"@{entry.entry_type}{{{entry.key}}}: " + ("not a kind of work" if entry_type not in KINDS else "no title"))
+            continue
         year = re.search(r"\d{4}", str(fields.get("year", "")))
         urls = {k: str(fields[k]) for k in ("url", "pdf", "doi") if fields.get(k)}
         if "doi" in urls and not urls["doi"].startswith("http"):
             urls["doi"] = "https://doi.org/" + urls["doi"]
         yield RawRecord(
-            source=Source(path.name, entry.start_line + 1, None, FORMAT, entry.key),
+            source=source,
             title=str(title),
             abstract=str(fields["abstract"]) if fields.get("abstract") else None,
-            authors=[str(a).strip() for a in fields.get("author", []) if str(a).strip()]
+            authors=[_plain(str(a)) for a in fields.get("author", []) if str(a).strip()]
             if isinstance(fields.get("author"), list) else [],
             venue=_plain(str(fields.get("booktitle") or fields.get("journal") or "")) or None,
             year=int(year.group()) if year else None,
             keywords=[k.strip() for k in str(fields.get("keywords", "")).split(",") if k.strip()],
             urls=urls,
+            kind=KINDS[entry_type],
         )
 
 
 def _plain(latex: str) -> str:
-    """A venue as text (`\\mbox{G-Animal's} Journal` → `G-Animal's Journal`); titles and abstracts are
-    cleaned later with the rest of the text, but the venue is a filter value."""
+    """A venue or a name as text (`\\mbox{G-Animal's} Journal` → `G-Animal's Journal`, `Capp{\\'e}` → `Cappé`);
+    titles and abstracts are cleaned later with the rest of the text, but venues and names are kept as text."""
     return LatexNodes2Text().latex_to_text(latex).strip() if "\\" in latex or "{" in latex else latex.strip()
 
 

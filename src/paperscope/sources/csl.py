@@ -8,9 +8,13 @@ from pathlib import Path
 
 from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source
+from paperscope.normalize.names import literal
 from paperscope.sources.files import read_json
 
 FORMAT = "csl-json"
+# CSL types that say what the work is; "article" (a preprint) and "document" say nothing more than no type.
+KINDS = frozenset({"article-journal", "article-magazine", "article-newspaper", "paper-conference", "book", "chapter",
+                   "thesis", "report", "manuscript", "webpage", "pamphlet", "dataset", "software"})  # fmt: skip
 
 
 def sniff(name: str, head: bytes) -> bool:
@@ -43,6 +47,7 @@ def read(path: Path) -> Iterator[RawRecord]:
             year=int(year) if year else None,
             keywords=[k.strip() for k in str(item.get("keyword", "")).split(",") if k.strip()],
             urls=urls,
+            kind=item.get("type") if item.get("type") in KINDS else None,
         )
 
 
@@ -51,4 +56,5 @@ def _text(value: object) -> str | None:
 
 
 def _name(author: dict) -> str:
-    return " ".join(p for p in (author.get("given"), author.get("family")) if p) or str(author.get("literal", ""))
+    person = " ".join(p for p in (author.get("given"), author.get("family")) if p)
+    return person or (literal(str(author["literal"])) if author.get("literal") else "")

@@ -13,6 +13,10 @@ from paperscope.model import RawRecord, Source
 from paperscope.sources.files import decode_utf8, read_bytes
 
 FORMAT = "ris"
+# RIS reference types with the CSL type of the work they name (GEN and the rest: the record does not say).
+KINDS = {"JOUR": "article-journal", "JFULL": "article-journal", "EJOUR": "article-journal", "CONF": "paper-conference",
+         "CPAPER": "paper-conference", "BOOK": "book", "EBOOK": "book", "CHAP": "chapter", "ECHAP": "chapter",
+         "THES": "thesis", "RPRT": "report", "UNPB": "manuscript", "MANSCPT": "manuscript"}  # fmt: skip
 _START = re.compile(r"^\s*(?:\d+\.\s*)?TY  - ", re.MULTILINE)
 
 
@@ -42,4 +46,5 @@ def read(path: Path) -> Iterator[RawRecord]:
             year=int(year.group()) if year else None,
             keywords=record.get("keywords") or [],
             urls=urls,
+            kind=KINDS.get(str(record.get("type_of_reference", "")).upper()),
         )

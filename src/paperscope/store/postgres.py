@@ -104,6 +104,11 @@ MIGRATIONS: list[str] = [
     CREATE TABLE saved_searches (reader {_TEXT} NOT NULL, name {_TEXT} NOT NULL, query TEXT NOT NULL, mode TEXT NOT NULL,
                                  filters TEXT NOT NULL, last_seen TEXT NOT NULL, PRIMARY KEY (reader, name));
     """,
+    # 3: citation keys, assigned once (paperscope.citekeys); a gone paper's key stays taken
+    """
+    CREATE TABLE cite_keys (key TEXT NOT NULL, paper_id TEXT NOT NULL UNIQUE);
+    CREATE UNIQUE INDEX cite_keys_key ON cite_keys(lower(key));
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _ORDERS = {"id": "p.id", "venue": "p.venue NULLS FIRST, p.year NULLS FIRST, p.id",
@@ -672,6 +677,16 @@ class PostgresStore:
         where, params = _where(filters)
         return self._all("SELECT p.id, p.display_title, pt.topic, pt.x, pt.y FROM papers AS p JOIN paper_topics AS pt"
                          f" ON pt.paper_id = p.id WHERE TRUE {where} ORDER BY p.id", params)  # fmt: skip
+
+    def cite_keys(self) -> dict[str, str]:
+        return dict(self._all("SELECT paper_id, key FROM cite_keys"))
+
+    def papers_without_cite_key(self) -> list[Paper]:
+        rows = self._all("SELECT data FROM papers WHERE id NOT IN (SELECT paper_id FROM cite_keys) ORDER BY id")
+        return [unpack(data) for (data,) in rows]
+
+    def put_cite_keys(self, keys: dict[str, str]) -> None:
+        self._many("INSERT INTO cite_keys (paper_id, key) VALUES (%s, %s)", keys.items())
 
     def get_paper(self, paper_id: str) -> Paper | None:
         row = self._one(f"SELECT p.data, {_TOPIC_LABEL} FROM papers AS p WHERE p.id = %s", (paper_id,))

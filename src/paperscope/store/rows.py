@@ -25,13 +25,14 @@ COLUMNS = {
     "notes": ("reader", "paper_id", "text", "updated_at"),
     "saved_searches": ("reader", "name", "query", "mode", "filters", "last_seen"),
     "changes": ("at", "paper_id", "kind", "detail"),
+    "cite_keys": ("key", "paper_id"),
 }
 """What `dump` yields and `load` takes, table by table in this order, as rows of these columns
 (text, numbers, and the vectors' float16 bytes). Bands, identities and the search index are
 rebuilt from the papers; ids of files are kept, those of sources and changes follow their order."""
 _ORDER = {"files": "id", "papers": "id", "sources": "id", "vectors": "paper_id", "topics": "id",
           "paper_topics": "paper_id", "tags": "reader, paper_id, tag", "reading": "reader, paper_id",
-          "notes": "reader, paper_id", "saved_searches": "reader, name", "changes": "id"}  # fmt: skip
+          "notes": "reader, paper_id", "saved_searches": "reader, name", "changes": "id", "cite_keys": "paper_id"}  # fmt: skip
 
 
 def dump_query(table: str) -> str:

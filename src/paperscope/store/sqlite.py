@@ -171,6 +171,10 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     """,
     _add_identities,
     _add_readers,
+    # 8: citation keys, assigned once (paperscope.citekeys); a gone paper's key stays taken
+    """
+    CREATE TABLE cite_keys (key TEXT PRIMARY KEY COLLATE NOCASE, paper_id TEXT NOT NULL UNIQUE);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _ORDERS = {"id": "id", "venue": "venue, year, id", "year": "year, venue, id", "title": "display_title, id"}
@@ -604,6 +608,16 @@ class SQLiteStore:
         return self.db.execute(
             "SELECT p.id, p.display_title, pt.topic, pt.x, pt.y FROM papers AS p JOIN paper_topics AS pt"
             f" ON pt.paper_id = p.id WHERE 1 {where} ORDER BY p.id", params).fetchall()  # fmt: skip
+
+    def cite_keys(self) -> dict[str, str]:
+        return dict(self.db.execute("SELECT paper_id, key FROM cite_keys"))
+
+    def papers_without_cite_key(self) -> list[Paper]:
+        rows = self.db.execute("SELECT data FROM papers WHERE id NOT IN (SELECT paper_id FROM cite_keys) ORDER BY id")
+        return [unpack(data) for (data,) in rows]
+
+    def put_cite_keys(self, keys: dict[str, str]) -> None:
+        self.db.executemany("INSERT INTO cite_keys (paper_id, key) VALUES (?, ?)", keys.items())
 
     def get_paper(self, paper_id: str) -> Paper | None:
         row = self.db.execute(f"SELECT p.data, {_TOPIC_LABEL} FROM papers AS p WHERE p.id = ?", (paper_id,)).fetchone()

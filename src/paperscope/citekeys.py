@@ -1,0 +1,69 @@
+"""Citation keys: a paper's key is assigned once, stored, and never moves.
+
+A key imported with the paper (a BibTeX entry's own key) is kept; otherwise it is made from the
+paper (`name2026` for a named method, else `firstauthor2026word`). A key already taken, by a paper
+or by one that has since gone, gets a letter (a, b, … aa): older keys are never renamed, and a key
+never passes to another paper.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from paperscope.model import Paper
+from paperscope.normalize.names import parse_name
+from paperscope.store import Store
+
+_STOP = frozenset(["a", "an", "the", "of", "on", "for", "in", "to", "and", "with", "towards", "via", "is", "are"])
+_IMPORTED = re.compile(r"^[A-Za-z0-9_:.\-+/]{1,64}$")  # keys BibTeX, biber and pandoc all accept
+_IMPORTED_FROM = ("bibtex", "csl-json", "zotero-json")
+
+
+def ascii_word(text: str) -> str:
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]", "", folded.lower())
+
+
+def imported(paper: Paper) -> str | None:
+    """The key a BibTeX, CSL-JSON or Better BibTeX source gave the paper, if one is usable as a key."""
+    return next((s.external_id for s in paper.sources
+                 if s.format in _IMPORTED_FROM and s.external_id and _IMPORTED.match(s.external_id)), None)  # fmt: skip
+
+
+def base(paper: Paper) -> str:
+    year = str(paper.year or "")
+    if paper.name and ascii_word(paper.name):
+        return ascii_word(paper.name) + year
+    title_words = [w for w in (ascii_word(w) for w in (paper.title or paper.display_title).split()) if w]
+    word = next((w for w in title_words if w not in _STOP), "paper")
+    author = ascii_word(parse_name(paper.authors[0]).family) if paper.authors else ""
+    return f"{author or 'anon'}{year}{word}"
+
+
+def ensure(store: Store) -> None:
+    """Keys for the papers that have none yet, in id order, inside the caller's transaction."""
+    missing = store.papers_without_cite_key()
+    if missing:
+        store.put_cite_keys(assign(missing, {key.casefold() for key in store.cite_keys().values()}))
+
+
+def assign(papers: Iterable[Paper], taken: set[str]) -> dict[str, str]:
+    """New keys for `papers` (paper id → key), none of them in `taken`, which they are added to."""
+    keys: dict[str, str] = {}
+    for paper in papers:
+        wanted = imported(paper)
+        if wanted is None or wanted.casefold() in taken:
+            wanted = _free(base(paper), taken)
+        taken.add(wanted.casefold())
+        keys[paper.id] = wanted
+    return keys
+
+
+def _free(stem: str, taken: set[str]) -> str:
+    key, suffix = stem, 0
+    while key.casefold() in taken:
+        suffix += 1
+        key = stem + "abcdefghijklmnopqrstuvwxyz"[(suffix - 1) % 26] * (1 + (suffix - 1) // 26)
+    return key

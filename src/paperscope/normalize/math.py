@@ -1,0 +1,83 @@
+"""LaTeX math as plain Unicode text, for places that cannot show formulas: CSL-JSON, RIS, a terminal.
+
+`$\\times$` → ×, `$\\Omega(\\sqrt{\\log L})$` → Ω(√log L), `$\\ell_1$` → ℓ₁. Only the math is
+converted; the text around it is left as it is. pylatexenc knows the symbols; what it is told here
+is how to keep the result short (√x, not √(x); plain letters for \\mathbf{x}; ₁ for _1).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from pylatexenc import latex2text
+
+MATH = re.compile(r"\$\$(?P<display>.+?)\$\$|\\\[(?P<display2>.+?)\\\]|\\\((?P<inline2>.+?)\\\)"
+                   r"|(?<![\\$])\$(?P<inline>[^\s$](?:[^$]*?[^\s\\$])?)\$", re.DOTALL)  # fmt: skip
+_SUB = dict(zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ", strict=True))
+_SUP = dict(zip("0123456789+-=()inT*", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱⁿᵀ*", strict=True))
+_SCRIPT = re.compile(r"(?P<mark>[_^])(?:\{(?P<group>[^{}\\]*)\}|(?P<one>[A-Za-z0-9*]))")
+_FUNCTIONS = ("log", "ln", "exp", "max", "min", "sup", "inf", "lim", "sin", "cos", "tan", "det", "arg", "argmax",
+              "argmin", "Pr", "deg", "dim", "ker", "gcd", "poly", "polylog")  # fmt: skip
+_PLAIN_ARG = ("mathbf", "mathrm", "mathit", "mathsf", "mathtt", "boldsymbol", "bm", "text", "textrm", "textbf",
+              "textit", "operatorname", "mathcal", "mathscr", "mathfrak", "emph")  # fmt: skip
+
+_RELATIONS = {"leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "neq": "≠", "approx": "≈", "sim": "∼", "in": "∈",
+              "to": "→", "rightarrow": "→", "leftarrow": "←", "mapsto": "↦", "propto": "∝", "ll": "≪", "gg": "≫"}  # fmt: skip
+
+logging.getLogger("pylatexenc").setLevel(logging.ERROR)
+
+
+def _root(node, l2tobj: latex2text.LatexNodes2Text) -> str:  # type: ignore[no-untyped-def]  (pylatexenc passes it by name)
+    """√x, and √(a+b) only when the radicand is more than one word."""
+    radicand = l2tobj.nodelist_to_text([node.nodeargd.argnlist[-1]]).strip()
+    return "√" + (f"({radicand})" if re.search(r"[+\-*/=,]", radicand) else radicand)
+
+
+def _context() -> latex2text.LatexContextDb:
+    context = latex2text.get_default_latex_context_db()
+    context.add_context_category(
+        "paperscope-math",
+        prepend=True,
+        macros=[
+            latex2text.MacroTextSpec("sqrt", simplify_repl=_root),
+            *(latex2text.MacroTextSpec(name, simplify_repl=f" {char} ") for name, char in _RELATIONS.items()),
+            *(latex2text.MacroTextSpec(name, simplify_repl="%s") for name in _PLAIN_ARG),
+            *(latex2text.MacroTextSpec(name, simplify_repl=f" {name} ") for name in _FUNCTIONS),
+            latex2text.MacroTextSpec("!", simplify_repl=""),
+            latex2text.MacroTextSpec(",", simplify_repl=" "),
+            latex2text.MacroTextSpec(";", simplify_repl=" "),
+            latex2text.MacroTextSpec("quad", simplify_repl=" "),
+        ],
+    )
+    return context
+
+
+_TO_TEXT = latex2text.LatexNodes2Text(latex_context=_context(), math_mode="text", strict_latex_spaces=False)
+
+
+def _script(match: re.Match[str]) -> str:
+    body = match.group("group") if match.group("group") is not None else match.group("one")
+    table = _SUB if match.group("mark") == "_" else _SUP
+    if body and all(ch in table for ch in body):
+        return "".join(table[ch] for ch in body)
+    return match.group("mark") + (body if len(body) == 1 else f"({body})")
+
+
+def formula(tex: str) -> str:
+    """One formula's TeX (without its dollars) as text."""
+    tex = _SCRIPT.sub(_script, tex)
+    try:
+        text = _TO_TEXT.latex_to_text(tex)
+    except Exception:  # noqa: BLE001 (pylatexenc raises bare errors on some real formulas): keep it as written
+        return tex
+    text = re.sub(r"\s+", " ", text).strip()
+    return re.sub(r"\(\s+|\s+\)", lambda m: m.group().strip(), text)
+
+
+def to_unicode(text: str) -> str:
+    """Every formula in `text` ($…$, $$…$$, \\(…\\), \\[…\\]) as plain Unicode; the rest unchanged."""
+    if "$" not in text and "\\(" not in text and "\\[" not in text:
+        return text
+    converted = MATH.sub(lambda m: formula(next(g for g in m.groups() if g is not None)), text)
+    return converted.replace("\\$", "$")

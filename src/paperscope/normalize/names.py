@@ -1,0 +1,71 @@
+"""People's names: cleaned at ingest (one person per entry), split into parts for the reference formats.
+
+nameparser does the splitting ("Hal Daumé III" → given Hal, family Daumé, suffix III; "van der
+Maaten, Laurens" as well as "Laurens van der Maaten"). Its list of titles is emptied: in author
+lists, "Judge" or "Major" is a given name more often than a title.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from nameparser import HumanName
+from nameparser.config import Constants
+from pylatexenc.latex2text import LatexNodes2Text
+
+_TO_TEXT = LatexNodes2Text()
+_CONSTANTS = Constants()
+_CONSTANTS.titles.remove(*list(_CONSTANTS.titles))
+_CONJUNCTION = re.compile(r",?\s+and\s+", re.IGNORECASE)
+_LEADING_AND = re.compile(r"^and\s+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Name:
+    family: str  # the whole name when literal
+    given: str = ""
+    particle: str = ""  # "van der", "de": lower-case words before the family name
+    suffix: str = ""  # "Jr.", "III"
+    literal: bool = False  # an organisation ("Court of Arbitration for Sport"): one name, not parts
+
+    def full_family(self) -> str:
+        return f"{self.particle} {self.family}".strip()
+
+
+def clean_authors(authors: list[str]) -> list[str]:
+    """One person per entry: "and Tim Klinger" loses its "and", "A and B" becomes two people, blanks go,
+    and LaTeX becomes text ("Capp\\'e" → "Cappé": exports escape names themselves)."""
+    people: list[str] = []
+    for author in authors:
+        if author.startswith("{") and author.endswith("}"):
+            people.append(author)  # an organisation: "{Barnes and Noble}" is one name
+            continue
+        if "\\" in author:
+            author = _TO_TEXT.latex_to_text(author)
+        for part in _CONJUNCTION.split(_LEADING_AND.sub("", " ".join(author.split()))):
+            part = part.strip(" ,;")
+            if part:
+                people.append(part)
+    return people
+
+
+def literal(name: str) -> str:
+    """An organisation's name as sources keep it among people: in braces, as BibTeX does."""
+    return "{" + name.strip() + "}"
+
+
+def parse_name(author: str) -> Name:
+    """The parts of one name; a single word ("Prabhat") is a family name, a braced one an organisation."""
+    if author.startswith("{") and author.endswith("}"):
+        return Name(family=author[1:-1].strip(), literal=True)
+    human = HumanName(author, constants=_CONSTANTS)
+    given = " ".join(p for p in (human.first, human.middle) if p)
+    family = human.last
+    if not family:
+        return Name(family=given or author.strip())
+    words = family.split()
+    particle = []
+    while len(words) > 1 and words[0].islower():
+        particle.append(words.pop(0))
+    return Name(" ".join(words), given, " ".join(particle), human.suffix)
