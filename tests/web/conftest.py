@@ -76,6 +76,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).is_file():  # one line for the whole run, not a traceback per page test
+        pytest.exit(f"the browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium "
+                    "(or set PAPERSCOPE_CHROMIUM to a Chromium binary)", returncode=1)  # fmt: skip
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
