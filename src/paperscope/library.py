@@ -219,7 +219,7 @@ class Library:
         not a query (no fields, no operators), only its sentence vector is."""
         text = text.strip()[:MAX_LIKE_CHARS]
         if not text:
-            raise PaperscopeError("paste a text to find papers like it")
+            return []
         limit, offset = max(1, min(limit, MAX_RESULTS)), max(0, min(offset, MAX_RESULTS))
         vector = semantic.encoder().encode([text])[0]
         near = self.store.nearest(vector, offset + limit, filters)[offset:]
