@@ -104,3 +104,17 @@ def test_related_papers_come_with_a_reason(seeded_db):
     assert {"SOL", "Info-Gain Sampler"} <= {r.paper.name for r in found}  # efficient decoding, like VSD
     run = run_cli("--db", seeded_db, "related", vsd.id, "--limit", "3")
     assert run.code == 0 and "similar abstract" in run.out
+
+
+def test_embedding_topics_and_the_map_report_progress_from_the_start(tmp_path):
+    """What the progress bars (and their ETA) are fed: vectors early, k-means and labels, t-SNE's iterations."""
+    heard: list[tuple[str, int, int]] = []
+    with Library(tmp_path / "lib.db") as library:
+        library.ingest([SEEDS], progress=lambda stage, done, total: heard.append((stage, done, total)))
+    vectors = [(done, total) for stage, done, total in heard if stage == "vectors"]
+    assert vectors[:3] == [(0, 51), (16, 51), (32, 51)] and vectors[-1] == (51, 51)  # a rate after 32 papers
+    assert [(d, t) for s, d, t in heard if s == "topics"] == [(0, 2), (1, 2), (2, 2)]
+    steps = [(done, total) for stage, done, total in heard if stage == "map"]
+    assert steps[0] == (0, 1000) and steps[-1] == (1000, 1000)
+    inner = [done for done, _ in steps[1:-1]]
+    assert len(inner) >= 5 and inner == sorted(inner) and inner[0] == 50  # every 50 t-SNE iterations

@@ -176,3 +176,49 @@ def test_a_library_in_a_folder_that_does_not_exist(tmp_path):
     run = run_cli("--db", tmp_path / "missing" / "lib.db", "ingest", SEEDS)
     assert run.code == 1
     assert run.err.strip().endswith("cannot create the library there: its folder does not exist")
+
+
+@pytest.mark.parametrize("command", [["papers"], ["search", "decoding"], ["stats"], ["export", "-f", "csv"], ["serve"],
+                                     ["tag", "abc", "x"], ["embed"]])
+def test_a_mistyped_db_is_refused_not_created(tmp_path, command):
+    typo = tmp_path / "libary.db"
+    run = run_cli("--db", typo, *command)
+    assert run.code == 1 and run.out == ""
+    assert run.err.strip().splitlines() == [f"error: {typo}: no library there (a mistyped --db?); `paperscope ingest` "
+                                            "makes one"]  # fmt: skip
+    assert not typo.exists()
+
+
+def test_copy_from_a_library_that_does_not_exist(tmp_path):
+    run = run_cli("copy", "--from", tmp_path / "nope.db", "--to", tmp_path / "new.db")
+    assert run.code == 1 and "nope.db: no library there" in run.err
+    assert not (tmp_path / "nope.db").exists() and not (tmp_path / "new.db").exists()
+
+
+def test_files_in_a_folder_that_are_no_lists_are_skipped_and_listed(tmp_path):
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    for seed in SEEDS.iterdir():
+        (folder / seed.name).write_bytes(seed.read_bytes())
+    write(folder / "README.md", "# My lists\n\nDownloaded from the conference site on Monday.\nSee notes.\n")
+    write(folder / "LICENSE", "Permission is hereby granted, free of charge, to any person\n")
+    write(folder / "empty.txt", "")
+    db = tmp_path / "lib.db"
+    run = run_cli("--db", db, "ingest", folder, "--no-embed")
+    assert run.code == 0, run.err
+    assert "→ 51 papers (6 duplicates merged), 0 errors" in run.out
+    assert "not paper lists, skipped: 3" in run.out and "README.md: not a paper list (.md)" in run.out
+    assert "empty.txt: not a paper list (empty file)" in run.out
+    assert papers_in(db) == 51
+    named = run_cli("--db", tmp_path / "other.db", "ingest", SEEDS, folder / "README.md", "--no-embed")
+    assert named.code == 1 and papers_in(tmp_path / "other.db") == 0
+    assert named.err.strip() == "error: README.md: not a paper list (.md)"
+
+
+def test_dash_as_output_is_standard_output(seeded_db, tmp_path):
+    exported = run_cli("--db", seeded_db, "export", "-f", "csv", "-o", "-", cwd=tmp_path)
+    assert exported.code == 0 and exported.out.startswith("id,display_title,")
+    assert len(exported.out.strip().splitlines()) > 51
+    drawn = run_cli("--db", seeded_db, "map", "-o", "-", cwd=tmp_path)
+    assert drawn.code == 0 and drawn.out.lstrip().startswith("<svg")
+    assert list(tmp_path.iterdir()) == []  # no file named "-"

@@ -29,6 +29,7 @@ from rich.progress import (
 from rich.table import Table
 
 from paperscope.analyze.benchmarks import Benchmark
+from paperscope.analyze.charts import topic_map
 from paperscope.analyze.plot import draw_topic_map
 from paperscope.api.security import parse_readers
 from paperscope.copying import copy_library
@@ -101,8 +102,15 @@ def _location(ctx: typer.Context, db: str | None) -> str:
     return db or ctx.find_root().obj.db or DEFAULT_DB
 
 
-def _library(ctx: typer.Context, db: str | None) -> Library:
-    return Library(_location(ctx, db))
+def _library(ctx: typer.Context, db: str | None, create: bool = False) -> Library:
+    """The library; only the commands that fill one (`create`) may start a new SQLite file."""
+    return Library(_existing(_location(ctx, db)) if not create else _location(ctx, db))
+
+
+def _existing(location: str) -> str:
+    if not is_server(location) and not Path(location).exists():
+        raise PaperscopeError(f"{location}: no library there (a mistyped --db?); `paperscope ingest` makes one")
+    return location
 
 
 def _print_json(data: object) -> None:
@@ -124,7 +132,7 @@ def ingest(
 
     Example: paperscope ingest ../shared/seeds
     """
-    with _library(ctx, db) as library, _progress() as report:
+    with _library(ctx, db, create=True) as library, _progress() as report:
         result = library.ingest(paths, skip_bad=skip_bad, embed_vectors=not no_embed,
                                 progress=None if as_json else report, columns=parse_map(column_map or []))  # fmt: skip
     if as_json:
@@ -183,6 +191,7 @@ def _print_report(report: IngestReport) -> None:
         ("markup not converted", report.markup_problems),
         ("files skipped", report.skipped_files),
         ("entries not read as papers", report.records_unread),
+        ("not paper lists, skipped", report.not_lists),
     ]
     for title, lines in sections:
         if lines:
@@ -311,7 +320,8 @@ def export(
     ctx: typer.Context,
     db: DbOption = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help=f"One of: {', '.join(FORMATS)}.")] = "jsonl",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file (- or none: standard "
+                                                                        "output).")] = None,
     ids: Annotated[list[str] | None, typer.Option("--id", help="Only these papers (repeatable).")] = None,
     query: Annotated[str | None, typer.Option("--query", "-q", help="Only the results of this search.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=MAX_RESULTS, help="How many results of --query.")] = 100,
@@ -337,7 +347,7 @@ def export(
         chosen = ids if ids or not query else [h.paper.id for h in library.search(query, limit, filters, mode=mode)]
         if tag_name or reading_list:
             chosen = [p.id for p in Personal(library).listed(tag_name)]
-        if output is None:
+        if output is None or str(output) == "-":
             library.export(fmt, sys.stdout, chosen, filters, bom=bom, accepted_only=accepted_only)
             return
         partial = output.with_name(output.name + ".partial")
@@ -402,20 +412,25 @@ def topics(
 @app.command("map")
 def draw_map(
     ctx: typer.Context,
-    output: Annotated[Path, typer.Option("--output", "-o", help="An .svg or .png file.", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="An .svg or .png file; - writes the SVG to standard "
+                                                                 "output.", show_default=False)],
     db: DbOption = None,
 ) -> None:
     """Draw the map of all papers, coloured by topic, to an SVG or PNG file.
 
     Example: paperscope map -o map.svg
     """
-    if output.suffix.lower() not in (".svg", ".png"):
+    to_stdout = str(output) == "-"
+    if not to_stdout and output.suffix.lower() not in (".svg", ".png"):
         raise PaperscopeError(f"{output}: the map is drawn as .svg or .png")
     with _library(ctx, db) as library:
         points = library.map_points()
         labels = {t.id: t.label for t in library.topics()}
     if not points:
         raise PaperscopeError("no map yet: the papers need vectors first (paperscope embed)")
+    if to_stdout:
+        sys.stdout.write(topic_map(points, labels, link=None))
+        return
     draw_topic_map(points, labels, output)
     err.print(f"wrote {output} ({len(points)} papers, {len(labels)} topics)")
 
@@ -724,7 +739,7 @@ def _ingest_fetched(ctx: typer.Context, db: str | None, fetched: Fetched, no_emb
               f"{fetched.retries} retries)", highlight=False)  # fmt: skip
     if not fetched.pages:
         raise PaperscopeError("the API returned no papers for that request")
-    with _library(ctx, db) as library, _progress() as report:
+    with _library(ctx, db, create=True) as library, _progress() as report:
         result = library.ingest(fetched.pages, embed_vectors=not no_embed, progress=report)
     _print_report(result)
 
@@ -819,7 +834,7 @@ def copy(
     Example: paperscope copy --from paperscope.db --to postgresql://me@db.example.org:5432/papers
     """
     with _progress() as report:
-        copied = copy_library(source, target, report)
+        copied = copy_library(_existing(source), target, report)
     out.print(" · ".join(f"{table} {rows:,}" for table, rows in copied.items()), highlight=False)
 
 
@@ -838,9 +853,7 @@ def serve(
 
     from paperscope.api import create_app
 
-    path = _location(ctx, db)
-    if not is_server(path) and not Path(path).exists():
-        raise PaperscopeError(f"{path}: no library there yet; run `paperscope ingest` first")
+    path = _existing(_location(ctx, db))
     token = os.environ.get("PAPERSCOPE_TOKEN") or None
     readers = parse_readers(os.environ.get("PAPERSCOPE_TOKENS", ""))
     if token is None and not readers and host not in LOOPBACK:

@@ -23,6 +23,8 @@ from paperscope.store import Store, open_store
 
 MAX_RESULTS = 1_000
 MODES = ("hybrid", "lexical", "semantic")
+MAX_LIKE_CHARS = 5_000  # a pasted abstract of 300 words is about 2,000
+ORDERS = ("relevance", "year", "venue", "name")  # how a search's results may be sorted
 FUSED_DEPTH = 100  # how deep each list goes into the fusion
 RELATED_CANDIDATES = 50  # nearest papers by vector that related() reorders by shared facts
 SHARED_FACT_BONUS = 0.02
@@ -50,6 +52,17 @@ class Related:
     @property
     def reason(self) -> str:
         return "; ".join([*(f"shares {fact}" for fact in self.shared), f"similar abstract {self.similarity:.2f}"])
+
+
+def _sort_key(paper: Paper | None, order: str) -> tuple:
+    """Newest first; venue and name alphabetically; papers without the field last."""
+    if paper is None:
+        return (2,)
+    if order == "year":
+        return (paper.year is None, -(paper.year or 0))
+    if order == "venue":
+        return (not paper.venue, (paper.venue or "").lower(), -(paper.year or 0))
+    return (not paper.name, (paper.name or paper.display_title).lower())
 
 
 def _shared(paper: Paper, other: Paper) -> list[str]:
@@ -102,16 +115,12 @@ class Library:
         vectors = self.vectors()
         order = sorted(range(len(vectors)), key=vectors.ids.__getitem__)  # id order: the same library, the same topics
         ids = [vectors.ids[i] for i in order]
-        if progress:
-            progress("topics", 0, 1)
         papers = (self.store.get_paper(i) for i in ids)
-        layout = topic_model.cluster(vectors.matrix[order], [semantic.text_of(p) for p in papers if p], count)
+        layout = topic_model.cluster(vectors.matrix[order], [semantic.text_of(p) for p in papers if p], count, progress)
         with self.store.transaction():
             self.store.put_layout(((t.id, t.label, t.keywords, t.size) for t in layout.topics),
                                   ((pid, int(t), float(x), float(y)) for pid, t, (x, y)
                                    in zip(ids, layout.assignment, layout.xy, strict=True)))  # fmt: skip
-        if progress:
-            progress("topics", 1, 1)
         return layout.topics
 
     def topics(self) -> list[topic_model.Topic]:
@@ -183,24 +192,57 @@ class Library:
         return found
 
     def search(self, text: str, limit: int = 10, filters: lexical.Filters | None = None,
-               syntax: str = "words", mode: str = "hybrid") -> list[SearchHit]:  # fmt: skip
+               syntax: str = "words", mode: str = "hybrid", *, offset: int | None = None,
+               order: str = "relevance") -> list[SearchHit]:  # fmt: skip
         """Papers for a query, best first.
 
         `mode`: lexical (BM25), semantic (sentence vectors) or hybrid (both, fused by their
         normalised scores). `syntax="fts"` passes the text to FTS5 as it is, and is lexical only.
         A paper's id, or a source's own id (an OpenReview id), as the query finds that paper first.
+        Paging: with `offset` (or an `order`), the page is cut from the whole result set (up to
+        MAX_RESULTS, the set search_count counts and search_facets tallies), so the pages of a search
+        neither overlap nor skip a paper; `order` sorts that set by year (newest first), venue or name
+        first. A hit's rank stays its place by relevance.
         """
+        if order not in ORDERS:
+            raise PaperscopeError(f"unknown order {order!r}; one of {', '.join(ORDERS)}")
         limit = max(1, min(limit, MAX_RESULTS))
+        paged = offset is not None or order != "relevance"
+        offset = max(0, min(offset or 0, MAX_RESULTS))
         query = lexical.parse(text)
-        ranked, direct = self._ranked(text, query, limit, filters, syntax, mode, limit)
+        depth = MAX_RESULTS if paged else limit
+        ranked, direct = self._ranked(text, query, depth, filters, syntax, mode, depth)
+        ranked = ranked[:depth]
+        wanted = ranked if order != "relevance" else ranked[offset : offset + limit]
+        papers = {pid: direct if direct and pid == direct.id else self.store.get_paper(pid) for pid, _, _ in wanted}
+        places = list(enumerate(ranked, start=1))
+        if order != "relevance":
+            places.sort(key=lambda place: _sort_key(papers.get(place[1][0]), order))
         hits: list[SearchHit] = []
-        for paper_id, score, parts in ranked[:limit]:
-            paper = direct if direct and paper_id == direct.id else self.store.get_paper(paper_id)
-            if paper:
-                hits.append(SearchHit(len(hits) + 1, paper, score, parts, lexical.snippet(paper.abstract, query)))
+        for rank, (paper_id, score, parts) in places[offset : offset + limit]:
+            if paper := papers.get(paper_id):
+                hits.append(SearchHit(rank, paper, score, parts, lexical.snippet(paper.abstract, query)))
         return hits
 
-    def search_facets(self, text: str, depth: int = 200, filters: lexical.Filters | None = None,
+    def like(self, text: str, limit: int = 10, filters: lexical.Filters | None = None, *, offset: int = 0,
+             ) -> list[SearchHit]:  # fmt: skip
+        """The papers nearest in meaning to a pasted text (an abstract, a paragraph): its words are
+        not a query (no fields, no operators), only its sentence vector is."""
+        text = text.strip()[:MAX_LIKE_CHARS]
+        if not text:
+            return []
+        limit, offset = max(1, min(limit, MAX_RESULTS)), max(0, min(offset, MAX_RESULTS))
+        vector = semantic.encoder().encode([text])[0]
+        near = self.store.nearest(vector, offset + limit, filters)[offset:]
+        papers = ((rank, self.store.get_paper(pid), cosine) for rank, (pid, cosine) in enumerate(near, offset + 1))
+        return [SearchHit(rank, p, cosine, {"semantic": cosine}, "") for rank, p, cosine in papers if p]
+
+    def search_count(self, text: str, filters: lexical.Filters | None = None, mode: str = "hybrid") -> int:
+        """How many results a search has (at most MAX_RESULTS): what its pages go through."""
+        ranked, _ = self._ranked(text, lexical.parse(text), MAX_RESULTS, filters, "words", mode, MAX_RESULTS)
+        return min(len(ranked), MAX_RESULTS)
+
+    def search_facets(self, text: str, depth: int = MAX_RESULTS, filters: lexical.Filters | None = None,
                       mode: str = "hybrid", shown: int = 20) -> dict[str, list[tuple[object, int]]]:  # fmt: skip
         """Facet counts (venue, year, contribution, has code, topic) over a search's first `depth`
         results, without reading those papers; `shown` of them must be the best, the rest may be rough."""

@@ -14,7 +14,7 @@ from paperscope.analyze.recommend import recommend
 from paperscope.errors import PaperscopeError
 from paperscope.index import lexical
 from paperscope.index.semantic import text_of
-from paperscope.library import MODES, Library, SearchHit
+from paperscope.library import MODES, Library, NotFound, SearchHit
 from paperscope.model import Paper
 from paperscope.store import DEFAULT_READER
 
@@ -93,7 +93,7 @@ class Personal:
         """Papers like those with `tag` (or on the reading list), best first, each with its reason."""
         liked = self.store.listed(self.reader, tag and clean_tag(tag), None)
         if not liked:
-            raise PaperscopeError(f"no paper is tagged {tag!r}" if tag else "the reading list is empty")
+            raise NotFound(f"no paper is tagged {tag!r}" if tag else "the reading list is empty")
         found = recommend(self.library.vectors(), liked, limit, texts=self._texts)
         suggestions = []
         for item in found:

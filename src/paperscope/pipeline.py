@@ -11,6 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 from paperscope import citekeys, dedupe
 from paperscope.assemble import Prepared, assemble, prepare
@@ -23,6 +24,10 @@ from paperscope.store import LibraryPaper, Store
 MAX_FILES = 10_000
 _WRITE_BATCH = 2_000  # papers held before they are written
 PARALLEL_ABOVE = 4_000  # records; below this, starting worker processes costs more than it saves
+# Files a folder holds beside its lists: never read as lists (a README would pass as a listing page).
+NOT_LIST_SUFFIXES = {".md", ".markdown", ".rst", ".adoc", ".pdf", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp",
+                     ".py", ".sh", ".toml", ".yml", ".yaml", ".ini", ".cfg", ".log", ".zip", ".tar", ".db", ".sqlite"}
+NOT_LIST_NAMES = {"readme", "license", "licence", "changelog", "notice", "copying", "authors", "makefile"}
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
 
@@ -45,6 +50,7 @@ class IngestReport:
     markup_problems: list[str] = field(default_factory=list)
     skipped_files: list[str] = field(default_factory=list)
     records_unread: list[str] = field(default_factory=list)  # "file:line: why" for entries that are not papers
+    not_lists: list[str] = field(default_factory=list)  # files in a folder that are no paper list (a README)
     vectors_computed: int = 0  # sentence vectors embedded after the ingest
     vectors_missing: int = 0  # papers still without one (ingest --no-embed; `paperscope embed` fills them)
     seconds: dict[str, float] = field(default_factory=dict)  # per stage: read, prepare, store, embed
@@ -75,9 +81,10 @@ class _File:
     count: int = 0
 
 
-def discover(paths: Sequence[str | Path]) -> list[Path]:
-    """The files to read: the paths given, folders expanded (sorted, hidden files left out)."""
-    files: list[Path] = []
+def discover(paths: Sequence[str | Path]) -> list[tuple[Path, bool]]:
+    """The files to read, each with whether a folder held it: the paths given, folders expanded
+    (sorted, hidden files left out)."""
+    files: list[tuple[Path, bool]] = []
     for given in map(Path, paths):
         if not given.exists():
             raise InputError(str(given), None, "no such file or folder")
@@ -85,12 +92,15 @@ def discover(paths: Sequence[str | Path]) -> list[Path]:
             found = sorted(p for p in given.rglob("*") if p.is_file() and not _hidden(p.relative_to(given)))
             if not found:
                 raise InputError(str(given), None, "folder holds no files to read")
-            files.extend(found)
+            files.extend((path, True) for path in found)
         else:
-            files.append(given)
+            files.append((given, False))
     if len(files) > MAX_FILES:
         raise PaperscopeError(f"{len(files):,} files in one ingest; the limit is {MAX_FILES:,}")
-    return list(dict.fromkeys(files))
+    first: dict[Path, bool] = {}
+    for path, in_folder in files:
+        first.setdefault(path, in_folder)
+    return list(first.items())
 
 
 def _hidden(relative: Path) -> bool:
@@ -135,33 +145,59 @@ def _ingest(paths: Sequence[str | Path], store: Store, report: IngestReport, ski
     report.seconds["store"] = time.perf_counter() - clock
 
 
-def _read_files(paths: list[Path], store: Store, report: IngestReport, skip_bad: bool,
+def _not_a_list(path: Path) -> str | None:
+    """Why a file a folder holds is no paper list (None: it may be one)."""
+    try:
+        _reader(path)
+    except InputError as error:
+        why = error.problem if error.problem.startswith("not a paper list") else f"not a paper list ({error.problem})"
+        return f"{path}: {why}"
+    return None
+
+
+def _reader(path: Path) -> ModuleType:
+    """The reader of a file, unless its name says it is no list: a README would pass as a listing page."""
+    if path.suffix.lower() in NOT_LIST_SUFFIXES or path.stem.lower() in NOT_LIST_NAMES:
+        raise InputError(path.name, None, f"not a paper list ({path.suffix or path.name})")
+    return reader_for(path)
+
+
+def _read_files(paths: list[tuple[Path, bool]], store: Store, report: IngestReport, skip_bad: bool,
                 progress: Progress | None, columns: dict[str, str] | None = None) -> list[_File]:  # fmt: skip
     files = []
-    for done, path in enumerate(paths, start=1):
-        sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
-        known = store.file_by_path(str(path.resolve()))
-        if (known and known.sha256 == sha256) or (not known and store.has_file_hash(sha256)):
-            report.files_unchanged += 1
+    for done, (path, in_folder) in enumerate(paths, start=1):
+        why = _not_a_list(path) if in_folder else None
+        if why:
+            report.not_lists.append(why)
         else:
-            try:
-                reader = reader_for(path)
-                options = {"columns": columns} if columns and reader is table else {}
-                records = []
-                for record in reader.read(path, **options):
-                    if isinstance(record, Unread):
-                        report.records_unread.append(f"{record.source.path}:{record.source.line}: {record.reason}")
-                    else:
-                        records.append(scrub(record))
-                files.append(_File(path, sha256, reader.FORMAT, records, len(records)))
-                report.files_read += 1
-            except InputError as error:
-                if not skip_bad:
-                    raise
-                report.skipped_files.append(str(error))
+            _read_file(path, store, report, skip_bad, columns, files)
         if progress:
             progress("files", done, len(paths))
     return files
+
+
+def _read_file(path: Path, store: Store, report: IngestReport, skip_bad: bool, columns: dict[str, str] | None,
+               files: list[_File]) -> None:  # fmt: skip
+    sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
+    known = store.file_by_path(str(path.resolve()))
+    if (known and known.sha256 == sha256) or (not known and store.has_file_hash(sha256)):
+        report.files_unchanged += 1
+    else:
+        try:
+            reader = _reader(path)
+            options = {"columns": columns} if columns and reader is table else {}
+            records = []
+            for record in reader.read(path, **options):
+                if isinstance(record, Unread):
+                    report.records_unread.append(f"{record.source.path}:{record.source.line}: {record.reason}")
+                else:
+                    records.append(scrub(record))
+            files.append(_File(path, sha256, reader.FORMAT, records, len(records)))
+            report.files_read += 1
+        except InputError as error:
+            if not skip_bad:
+                raise
+            report.skipped_files.append(str(error))
 
 
 def _prepare_all(files: list[_File], progress: Progress | None) -> list[Prepared]:

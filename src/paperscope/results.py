@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
+from paperscope.index.lexical import cjk_bigrams
 from paperscope.model import Paper
 
 if TYPE_CHECKING:
@@ -28,8 +30,9 @@ def paper_summary(paper: Paper) -> dict[str, Any]:
     }
 
 
-def search_hit(hit: SearchHit) -> dict[str, Any]:
-    """One search result: the paper's row, its score and the score's parts, and a snippet.
+def search_hit(hit: SearchHit, query: str = "") -> dict[str, Any]:
+    """One search result: the paper's row, its score and the score's parts in numbers and in words
+    (`why`), and a snippet.
 
     The snippet is the abstract around the matched words (`snippet_html` marks them with <mark>),
     or the abstract's start when only the meaning matched.
@@ -41,9 +44,34 @@ def search_hit(hit: SearchHit) -> dict[str, Any]:
         "rank": hit.rank,
         "score": round(hit.score, 4),
         "scores": hit.scores,
+        "why": explain(hit, query),
         "snippet": marked_text.replace("\x02", "").replace("\x03", ""),
         "snippet_html": html.escape(marked_text).replace("\x02", "<mark>").replace("\x03", "</mark>"),
     }
+
+
+_FIELDS = (("title", lambda p: p.display_title), ("name", lambda p: p.name or ""),
+           ("benchmarks", lambda p: " ".join(p.benchmarks)), ("models", lambda p: " ".join(p.models)),
+           ("authors", lambda p: " ".join(p.authors)), ("abstract", lambda p: p.abstract))  # fmt: skip
+
+
+def explain(hit: SearchHit, query: str) -> str:
+    """A score in words: "matched: speculative, decoding in title; decoding in abstract; similar meaning 0.62"."""
+    parts = []
+    if not hit.scores:
+        parts.append("its id")
+    words = list(dict.fromkeys(w for w in re.findall(r"\w+", cjk_bigrams(query.lower())) if len(w) > 1))
+    for field, text_of in _FIELDS if "lexical" in hit.scores else ():
+        text = cjk_bigrams(text_of(hit.paper).lower())
+        found = [w for w in words if re.search(rf"\b{re.escape(w)}", text)]
+        if found:
+            parts.append(f"{', '.join(found)} in {field}")
+            words = [w for w in words if w not in found]  # each word told once, in its strongest field
+    if parts and "lexical" in hit.scores:
+        parts[0] = "matched: " + parts[0]
+    if "semantic" in hit.scores:
+        parts.append(f"similar meaning {hit.scores['semantic']:.2f}")
+    return "; ".join(parts)
 
 
 def related_paper(related: Related) -> dict[str, Any]:

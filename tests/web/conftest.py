@@ -74,6 +74,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Without Chromium, the run stops at the first page test with one line (not a traceback per test),
+    before its server starts."""
+    if {"browser", "page"} & set(item.fixturenames) and not Path(CHROMIUM).is_file():
+        pytest.exit(f"the browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium "
+                    "(or set PAPERSCOPE_CHROMIUM to a Chromium binary)", returncode=1)  # fmt: skip
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:

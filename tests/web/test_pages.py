@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import quote_plus
 
 import httpx
 import pytest
@@ -110,12 +111,23 @@ def test_hostile_abstracts_run_no_script(server, page: Page):
     assert dialogs == []
 
 
-@pytest.mark.parametrize("path", ["/?q=speculative+decoding", "/browse", "/papers/{id}", "/?lang=zh&q=模型", "/map", "/stats",
-                                  "/benchmarks/Sudoku"])
-def test_no_serious_accessibility_violations(server, browser, vendor, path):
-    context = browser.new_context(bypass_csp=True)  # to inject axe-core; the pages themselves keep their CSP
+PAGES = ["/", "/?q=speculative+decoding", "/?q=language+models&order=year&page=2", "/like?text=speculative+decoding",
+         "/browse", "/papers/{id}", "/papers/{claimed}", "/?lang=zh&q=模型", "/papers/{claimed}?lang=zh", "/list",
+         "/recommend", "/news", "/changes", "/map", "/stats", "/benchmarks", "/benchmarks/Sudoku"]  # fmt: skip
+
+
+def _claimed(server: str) -> str:
+    """A paper with extracted claims (its page has the claims table)."""
+    claims = httpx.get(f"{server}/api/stats").json()["claims"]
+    return next(c["paper_id"] for rows in claims.values() for c in rows)
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+@pytest.mark.parametrize("path", PAGES)
+def test_no_serious_accessibility_violations(server, browser, vendor, path, width):
+    context = browser.new_context(bypass_csp=True, viewport={"width": width, "height": 900})  # to inject axe-core
     page = context.new_page()
-    page.goto(server + path.format(id=_some_id(server)))
+    page.goto(server + path.format(id=_some_id(server), claimed=_claimed(server)))
     page.add_script_tag(path=str(vendor / "axe.min.js"))
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     serious = [f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in result["violations"]
@@ -193,3 +205,118 @@ def test_queue_tag_and_note_from_the_pages(server, page: Page):
     expect(page.locator("#tag-list")).not_to_contain_text("optimisation")
     page.locator("[data-state='']").click()
     expect(page.locator("[data-state='']")).to_have_attribute("aria-pressed", "true")
+
+
+def test_the_home_page_has_something_to_explore_before_typing(server, page: Page):
+    page.goto(server + "/")
+    expect(page.locator("#results h1")).to_have_text("56 papers")
+    topics = page.locator(".home .topics > li")
+    assert topics.count() >= 2
+    expect(topics.first.locator("ul a").first).to_be_visible()  # a topic comes with its central papers
+    assert page.locator(".home .sample a").count() == 8
+    page.locator(".home .sample a").first.click()
+    expect(page).to_have_url(re.compile(r"/papers/[a-z2-7]{12}$"))
+
+
+def test_a_search_pages_through_all_its_results(server, page: Page):
+    total = httpx.get(f"{server}/api/search", params={"q": "language models"}).json()["total"]
+    assert total > 20
+    page.goto(server + "/?q=language+models")
+    expect(page.locator("#results .summary").first).to_have_text(f"Showing 1–20 / {total} results")
+    first = page.locator("#results a.result-link").evaluate_all("all => all.map(a => a.href)")
+    page.get_by_role("link", name="Next →").click()
+    expect(page.locator("#results .summary").first).to_have_text(f"Showing 21–{min(40, total)} / {total} results")
+    second = page.locator("#results a.result-link").evaluate_all("all => all.map(a => a.href)")
+    assert second and not set(first) & set(second)
+    page.get_by_role("link", name="← Previous").click()
+    assert page.locator("#results a.result-link").evaluate_all("all => all.map(a => a.href)") == first
+
+
+def test_the_api_pages_and_sorts_a_search_and_counts_its_whole_result_set(server):
+    def ids(**params):
+        found = httpx.get(f"{server}/api/search", params={"q": "language models", "limit": 10, **params}).json()
+        return [r["id"] for r in found["results"]], found
+
+    everything, found = ids(limit=1000, facets="true")
+    pages = [i for offset in range(0, found["total"], 10) for i in ids(offset=offset)[0]]
+    assert pages == everything and len(everything) == found["total"]
+    assert sum(n["papers"] for n in found["facets"]["has_code"]) == found["total"]  # the whole set, not a page
+    years = [r["year"] or 0 for r in ids(limit=1000, order="year")[1]["results"]]
+    assert years == sorted(years, reverse=True)
+    named = [r["name"].lower() for r in ids(limit=1000, order="name")[1]["results"] if r["name"]]
+    assert named == sorted(named)
+
+
+def test_the_sort_control_reorders_the_results(server, page: Page):
+    page.goto(server + "/?q=language+models")
+    page.select_option("#order", "name")
+    page.click("#search-form button[type=submit]")
+    expect(page).to_have_url(re.compile("order=name"))
+    names = page.locator("#results .meta").all_inner_texts()
+    shown = [m.split(" · ")[1].lower() for m in names if m.count(" · ") and not m.split(" · ")[1].startswith("Code")]
+    assert shown == sorted(shown) and len(shown) > 5
+
+
+def test_scores_are_explained_in_words(server, page: Page):
+    page.goto(server + "/?q=speculative+decoding")
+    why = page.locator("#results .why").first.inner_text()
+    assert why.startswith("matched: ") and "in title" in why and re.search(r"similar meaning 0\.\d\d$", why), why
+
+
+def test_find_papers_like_a_pasted_abstract(server, page: Page):
+    nemo = httpx.get(f"{server}/api/search", params={"q": "NEMO", "limit": 1}).json()["results"][0]
+    abstract = httpx.get(f"{server}/api/papers/{nemo['id']}").json()["abstract"]
+    pasted = abstract + " " + " ".join(["We evaluate the agents on many optimization problems and report where they fail."] * 20)
+    assert len(pasted.split()) >= 300
+    page.goto(server + "/")
+    page.get_by_role("link", name="Find papers like a pasted abstract →").click()
+    page.fill("#like-text", pasted)
+    page.get_by_role("button", name="Find similar papers").click()
+    expect(page.locator("ol.results a.result-link").first).to_have_text(nemo["display_title"])
+    assert page.locator("ol.results li").count() == 20
+
+
+def test_a_paper_page_shows_the_abstract_first_and_ways_out(server, page: Page):
+    bare = next(p for p in httpx.get(f"{server}/api/papers", params={"limit": 500}).json()["papers"] if p["venue"] != "ICML")
+    page.goto(f"{server}/papers/{bare['id']}")
+    order = page.evaluate("[...document.querySelectorAll('#abstract-h, #mine-h, #links-h')].map(h => h.id)")
+    assert order == ["abstract-h", "mine-h", "links-h"]
+    title = httpx.get(f"{server}/api/papers/{bare['id']}").json()["display_title"]
+    for site, host in (("arXiv", "arxiv.org"), ("Semantic Scholar", "semanticscholar.org"),
+                       ("Google Scholar", "scholar.google.com"), ("OpenReview", "openreview.net")):  # fmt: skip
+        link = page.get_by_role("link", name=site, exact=True)
+        href = link.get_attribute("href")
+        assert host in href and quote_plus(title[:30]) in href, href
+        assert "noopener" in link.get_attribute("rel")
+    wide = page.locator("#mine").bounding_box()
+    assert wide["x"] > page.locator("#abstract-h").bounding_box()["x"] + 300  # beside the abstract at 1200 px
+
+
+def test_the_chinese_interface_uses_its_own_words(server, page: Page):
+    page.goto(f"{server}/papers/{_claimed(server)}?lang=zh")
+    expect(page.locator("#claims-h")).to_have_text("论断")
+    expect(page.locator("#claims-h + .table-wrap th").first).to_have_text("结果")
+    text = page.locator("body").inner_text()
+    for english in ("Claims", "Abstract", "My library", "Search the title on", "Sources", "Export", "Related papers"):
+        assert english not in text, english
+    page.goto(server + "/?lang=zh&q=模型")
+    assert "Sort by" not in page.locator("body").inner_text() and "排序" in page.locator("#order").inner_text()
+
+
+def test_every_page_and_the_api_docs_work_with_no_network(server, browser):
+    """Only the server itself is reachable: anything else a page asks for is aborted and counted."""
+    context = browser.new_context()
+    outside: list[str] = []
+    context.route(re.compile(r"^(?!" + re.escape(server) + r")"), lambda route: (outside.append(route.request.url), route.abort()))
+    page = context.new_page()
+    failed: list[str] = []
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    page.goto(server + "/docs")
+    expect(page.locator(".swagger-ui .opblock").first).to_be_visible(timeout=30_000)
+    assert page.locator(".swagger-ui .opblock").count() >= 20
+    for path in PAGES:
+        page.goto(server + path.format(id=_some_id(server), claimed=_claimed(server)))
+        page.wait_for_load_state("networkidle")
+        assert page.locator("main").count() == 1, path
+    assert outside == [] and failed == []
+    context.close()

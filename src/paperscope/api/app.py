@@ -6,10 +6,14 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi_offline import FastAPIOffline
+from pydantic import BaseModel
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.routing import Match
 from starlette.exceptions import HTTPException
 
 from paperscope.errors import PaperscopeError
@@ -21,6 +25,20 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
+
+
+class Error(BaseModel):
+    """Every error the API answers: what went wrong, and the HTTP status again."""
+
+    error: str
+    status: int
+
+
+# Declared on every operation, so the schema tells clients (and schemathesis) what an error looks like.
+ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": Error, "description": text} for code, text in (
+    (400, "A value the library cannot use (an unknown year range, …)"), (401, "The server's token is needed"),
+    (403, "A change without the X-Paperscope header, or from another site"), (404, "No such paper"),
+    (413, "The request body is too large"), (422, "A parameter out of its range or of the wrong type"))}  # fmt: skip
 
 
 class Shared:
@@ -40,7 +58,8 @@ class Shared:
             yield self.library
 
 
-MAX_BODY = 64 * 1024  # the largest request body (a note is at most 20,000 characters)
+# The largest request body: a note of 20,000 characters, each sent as a JSON escape (\ud83d\ude00) at worst.
+MAX_BODY = 256 * 1024
 
 
 def create_app(db: str | Path, token: str | None = None, readers: dict[str, str] | None = None,
@@ -50,13 +69,16 @@ def create_app(db: str | Path, token: str | None = None, readers: dict[str, str]
     from paperscope.api import personal, routes
     from paperscope.web import pages
 
-    app = FastAPI(title="paperscope", summary="Explore a conference's paper list.", version="0.1.0")
+    # /docs (Swagger UI) with its script and styles served by this app (a package ships them), not a CDN.
+    # No /redoc: its bundle still fetches a logo from its maker's site.
+    app = FastAPIOffline(title="paperscope", summary="Explore a conference's paper list.", version="0.1.0",
+                         redoc_url=None)  # fmt: skip
     app.state.shared = Shared(db)
     app.state.token = token
     app.state.readers = readers or {}
     app.state.reader = reader
-    app.include_router(routes.router)
-    app.include_router(personal.router)
+    app.include_router(routes.router, responses=ERRORS)
+    app.include_router(personal.router, responses=ERRORS)
     app.include_router(pages.router)
     pages.mount_static(app)
 
@@ -65,7 +87,7 @@ def create_app(db: str | Path, token: str | None = None, readers: dict[str, str]
         if int(request.headers.get("content-length") or 0) > MAX_BODY:
             return JSONResponse({"error": f"request body over {MAX_BODY // 1024} KB", "status": 413}, status_code=413)
         response = await call_next(request)
-        if request.url.path not in ("/docs", "/redoc"):  # FastAPI's own docs pages load their own scripts
+        if request.url.path != "/docs":  # Swagger UI's page starts itself with an inline script
             response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
@@ -86,14 +108,25 @@ def create_app(db: str | Path, token: str | None = None, readers: dict[str, str]
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        return await _error(request, PaperscopeError(str(exc.detail)), exc.status_code)
+        headers = {"Allow": _allowed(app, request)} if exc.status_code == 405 else exc.headers
+        return await _error(request, PaperscopeError(str(exc.detail)), exc.status_code, headers)
 
     return app
 
 
-async def _error(request: Request, exc: Exception, status: int):  # type: ignore[no-untyped-def]
+def _allowed(app: FastAPI, request: Request) -> str:
+    """Every method some route takes at this path (Starlette's 405 names only the first route's)."""
+    allowed = []
+    for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"):
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] == Match.FULL for route in app.router.routes):
+            allowed.append(method)
+    return ", ".join(allowed)
+
+
+async def _error(request: Request, exc: Exception, status: int, headers: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
     if not request.url.path.startswith("/api"):
         from paperscope.web import pages
 
         return pages.error_page(request, str(exc), status)
-    return JSONResponse({"error": str(exc), "status": status}, status_code=status)
+    return JSONResponse({"error": str(exc), "status": status}, status_code=status, headers=headers)  # 405: Allow

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Query, Request
+from fastapi import APIRouter, Body, Depends, Path, Query, Request
 
 from paperscope.api.security import reader, writer
 from paperscope.index.lexical import MAX_QUERY_CHARS
@@ -15,6 +15,7 @@ from paperscope.personal import MAX_NOTE, MAX_TAG, STATES, Personal
 from paperscope.results import paper_summary, search_hit
 
 router = APIRouter(prefix="/api")
+TAG = r"[^\s,;]"  # a tag needs one character that is not a space, comma or semicolon (personal.clean_tag)
 Writer = Annotated[None, Depends(writer)]
 
 
@@ -25,28 +26,32 @@ def mine(personal: Personal, paper_id: str) -> dict[str, Any]:
             "note": note, "note_html": note_to_html(note) if note else None}  # fmt: skip
 
 
-@router.get("/papers/{paper_id}/mine", summary="The reader's tags, reading state and note on a paper")
+@router.get("/papers/{paper_id}/mine", summary="The reader's tags, reading state and note on a paper",
+            operation_id="getMine")
 def get_mine(request: Request, paper_id: str) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         return mine(Personal(library, reader(request)), library.paper(paper_id).id)
 
 
-@router.post("/papers/{paper_id}/tags", summary="Tag a paper")
+@router.post("/papers/{paper_id}/tags", summary="Tag a paper", operation_id="addTag", responses={200: {"links": {
+    "removeTag": {"operationId": "removeTag", "parameters": {"paper_id": "$request.path.paper_id",
+                                                             "tag": "$request.body#/tag"}}}}})  # fmt: skip
 def add_tag(request: Request, paper_id: str, _: Writer,
-            tag: Annotated[str, Body(embed=True, max_length=MAX_TAG)]) -> dict[str, Any]:  # fmt: skip
+            tag: Annotated[str, Body(embed=True, max_length=MAX_TAG, pattern=TAG)]) -> dict[str, Any]:  # fmt: skip
     with request.app.state.shared.use() as library:
         personal = Personal(library, reader(request))
         return mine(personal, personal.tag(paper_id, tag).id)
 
 
-@router.delete("/papers/{paper_id}/tags/{tag}", summary="Take a tag off a paper")
-def remove_tag(request: Request, paper_id: str, tag: str, _: Writer) -> dict[str, Any]:
+@router.delete("/papers/{paper_id}/tags/{tag}", summary="Take a tag off a paper", operation_id="removeTag")
+def remove_tag(request: Request, paper_id: str, tag: Annotated[str, Path(pattern=TAG)], _: Writer) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         personal = Personal(library, reader(request))
         return mine(personal, personal.tag(paper_id, tag, on=False).id)
 
 
-@router.put("/papers/{paper_id}/state", summary="Set a paper's reading state (null: off the reading list)")
+@router.put("/papers/{paper_id}/state", summary="Set a paper's reading state (null: off the reading list)",
+            operation_id="setState")
 def set_state(request: Request, paper_id: str, _: Writer,
               state: Annotated[str | None, Body(embed=True, pattern=f"^({'|'.join(STATES)})$")] = None,
               ) -> dict[str, Any]:  # fmt: skip
@@ -55,7 +60,8 @@ def set_state(request: Request, paper_id: str, _: Writer,
         return mine(personal, personal.set_state(paper_id, state).id)
 
 
-@router.put("/papers/{paper_id}/note", summary="Write a paper's note (markdown; empty deletes it)")
+@router.put("/papers/{paper_id}/note", summary="Write a paper's note (markdown; empty deletes it)",
+            operation_id="setNote")
 def set_note(request: Request, paper_id: str, _: Writer,
              text: Annotated[str, Body(embed=True, max_length=MAX_NOTE)]) -> dict[str, Any]:  # fmt: skip
     with request.app.state.shared.use() as library:
@@ -70,7 +76,7 @@ def tags(request: Request) -> dict[str, Any]:
 
 
 @router.get("/list", summary="The reading list, or the papers with a tag")
-def listed(request: Request, tag: Annotated[str | None, Query(max_length=MAX_TAG)] = None,
+def listed(request: Request, tag: Annotated[str | None, Query(max_length=MAX_TAG, pattern=TAG)] = None,
            state: Annotated[str | None, Query(pattern=f"^({'|'.join(STATES)})$")] = None) -> dict[str, Any]:  # fmt: skip
     with request.app.state.shared.use() as library:
         personal = Personal(library, reader(request))
@@ -78,7 +84,7 @@ def listed(request: Request, tag: Annotated[str | None, Query(max_length=MAX_TAG
 
 
 @router.get("/recommend", summary="Papers like those with a tag (or on the reading list), with the reason")
-def recommend(request: Request, tag: Annotated[str | None, Query(max_length=MAX_TAG)] = None,
+def recommend(request: Request, tag: Annotated[str | None, Query(max_length=MAX_TAG, pattern=TAG)] = None,
               limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:  # fmt: skip
     with request.app.state.shared.use() as library:
         found = Personal(library, reader(request)).recommend(tag, limit)
@@ -93,7 +99,7 @@ def searches(request: Request) -> dict[str, Any]:
 
 
 @router.post("/searches", summary="Save a search, for news after later ingests")
-def save_search(request: Request, _: Writer, name: Annotated[str, Body(max_length=100)],
+def save_search(request: Request, _: Writer, name: Annotated[str, Body(max_length=100, pattern=r"\S")],
                 q: Annotated[str, Body(max_length=MAX_QUERY_CHARS)],
                 mode: Annotated[str, Body(pattern=f"^({'|'.join(MODES)})$")] = "hybrid") -> dict[str, Any]:  # fmt: skip
     with request.app.state.shared.use() as library:

@@ -11,25 +11,41 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import StreamingResponse
 
 from paperscope.export import FORMATS
+from paperscope.model import CONTRIBUTIONS
 from paperscope.index.lexical import MAX_QUERY_CHARS, Filters
-from paperscope.library import MAX_RESULTS, MODES
+from paperscope.library import MAX_LIKE_CHARS, MAX_RESULTS, MODES
+from paperscope.library import ORDERS as SEARCH_ORDERS
 from paperscope.results import benchmark_dict, benchmarks_list, paper_summary, related_paper, search_hit, stats_dict
 
 router = APIRouter(prefix="/api")
 MAX_PAGE = 500
+MAX_OFFSET = 10_000_000  # far past any library, well inside SQLite's integers
+MAX_TOPIC = 10_000
+YEARS = r"^\s*\d{4}(\.\.\d{4})?\s*$"
 ORDERS = ("id", "venue", "year", "title")
 MEDIA_TYPES = {"jsonl": "application/x-ndjson", "json": "application/json", "csv": "text/csv",
                "markdown": "text/markdown", "bibtex": "application/x-bibtex", "ris": "application/x-research-info-systems",
                "csl-json": "application/vnd.citationstyles.csl+json"}  # fmt: skip
 EXTENSIONS = {"markdown": "md", "bibtex": "bib", "csl-json": "csl.json"}
+# Where a listing's paper ids lead (OpenAPI links: schemathesis follows them in its stateful phase).
+PAPER_OPERATIONS = ("getPaper", "getRelated", "getMine", "addTag", "setState", "setNote")
+
+
+def links_to_papers(pointer: str) -> dict[int | str, dict[str, Any]]:
+    """A 200 response whose body has a paper id at the JSON pointer `pointer`, linked to the operations on that paper."""
+    return {200: {"links": {name: {"operationId": name, "parameters": {"paper_id": f"$response.body#{pointer}"}}
+                            for name in PAPER_OPERATIONS}}}  # fmt: skip
 
 
 def filters(
     venue: Annotated[str | None, Query(max_length=200, description="Only this venue.")] = None,
-    year: Annotated[str | None, Query(max_length=20, description="A year or a range, 2024..2026.")] = None,
-    contribution: Annotated[str | None, Query(max_length=20, description="method, benchmark, …")] = None,
+    year: Annotated[str | None, Query(max_length=20, pattern=YEARS, description="A year or a range, 2024..2026.")]
+    = None,
+    contribution: Annotated[str | None, Query(pattern=f"^({'|'.join(CONTRIBUTIONS)})?$", description="method, "
+                                              "benchmark, …")] = None,
     has_code: Annotated[bool | None, Query(description="Only papers with (true) or without (false) code.")] = None,
-    topic: Annotated[int | None, Query(ge=0, description="Only this topic (an id from /api/topics).")] = None,
+    topic: Annotated[int | None, Query(ge=0, le=MAX_TOPIC, description="Only this topic (an id from /api/topics).")]
+    = None,
 ) -> Filters:
     return Filters.parse(venue, year, contribution, has_code, topic)
 
@@ -37,12 +53,13 @@ def filters(
 FiltersParam = Annotated[Filters, Depends(filters)]
 
 
-@router.get("/papers", summary="All papers, paged and sorted, with the search filters")
+@router.get("/papers", summary="All papers, paged and sorted, with the search filters",
+            responses=links_to_papers("/papers/0/id"))
 def list_papers(
     request: Request,
     chosen: FiltersParam,
     order: Annotated[str, Query(pattern="^(id|venue|year|title)$")] = "id",
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
 ) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
@@ -51,29 +68,54 @@ def list_papers(
     return {"total": total, "offset": offset, "limit": limit, "papers": rows}
 
 
-@router.get("/papers/{paper_id}", summary="One paper, in the data contract")
+@router.get("/papers/{paper_id}", summary="One paper, in the data contract", operation_id="getPaper")
 def get_paper(request: Request, paper_id: str) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         return library.paper(paper_id).to_dict()
 
 
-@router.get("/papers/{paper_id}/related", summary="The papers most like this one, with the reason")
+@router.get("/papers/{paper_id}/related", summary="The papers most like this one, with the reason",
+            operation_id="getRelated")
 def related(request: Request, paper_id: str, limit: Annotated[int, Query(ge=1, le=50)] = 10) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         return {"id": paper_id, "related": [related_paper(r) for r in library.related(paper_id, limit)]}
 
 
-@router.get("/search", summary="Search by words and meaning (hybrid), or one of them")
+@router.get("/search", summary="Search by words and meaning (hybrid), or one of them",
+            responses=links_to_papers("/results/0/id"))
 def search(
     request: Request,
     chosen: FiltersParam,
     q: Annotated[str, Query(max_length=MAX_QUERY_CHARS, description="Any text; see docs/cli.md#search.")],
     mode: Annotated[str, Query(pattern=f"^({'|'.join(MODES)})$")] = "hybrid",
     limit: Annotated[int, Query(ge=1, le=MAX_RESULTS)] = 10,
+    offset: Annotated[int, Query(ge=0, le=MAX_RESULTS, description="Skip this many results (a later page).")] = 0,
+    order: Annotated[str, Query(pattern=f"^({'|'.join(SEARCH_ORDERS)})$",
+                                description="relevance, year (newest first), venue or name.")] = "relevance",
+    facets: Annotated[bool, Query(description="Also count the results per venue, year, contribution, code, topic.")]
+    = False,
+) -> dict[str, Any]:  # fmt: skip
+    with request.app.state.shared.use() as library:
+        hits = library.search(q, limit, chosen, mode=mode, offset=offset, order=order)
+        found = {"query": q, "mode": mode, "order": order, "total": library.search_count(q, chosen, mode),
+                 "offset": offset, "limit": limit, "results": [search_hit(h, q) for h in hits]}  # fmt: skip
+        if facets:
+            found["facets"] = {key: [{"value": v, "papers": n} for v, n in rows]
+                               for key, rows in library.search_facets(q, MAX_RESULTS, chosen, mode).items()}  # fmt: skip
+        return found
+
+
+@router.get("/like", summary="Papers nearest in meaning to a pasted text (an abstract); its words are no query")
+def like(
+    request: Request,
+    chosen: FiltersParam,
+    text: Annotated[str, Query(min_length=1, max_length=MAX_LIKE_CHARS, description="An abstract or a paragraph.")],
+    limit: Annotated[int, Query(ge=1, le=MAX_RESULTS)] = 10,
+    offset: Annotated[int, Query(ge=0, le=MAX_RESULTS)] = 0,
 ) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
-        hits = library.search(q, limit, chosen, mode=mode)
-        return {"query": q, "mode": mode, "results": [search_hit(h) for h in hits]}
+        hits = library.like(text, limit, chosen, offset=offset)
+    return {"offset": offset, "limit": limit, "results": [search_hit(h) for h in hits]}
 
 
 @router.get("/stats", summary="Papers per venue and year, contribution, topic; top benchmarks and models; claims")
@@ -109,7 +151,9 @@ def map_points(request: Request, chosen: FiltersParam) -> dict[str, Any]:
                        for i, t, c, x, y in points]}  # fmt: skip
 
 
-@router.get("/export", summary="Export papers (all, or the ids given) in one of the export formats")
+@router.get("/export", summary="Export papers (all, or the ids given) in one of the export formats",
+            response_class=StreamingResponse,
+            responses={200: {"content": {media: {"schema": {}} for media in MEDIA_TYPES.values()}}})
 def export(
     request: Request,
     format: Annotated[str, Query(pattern=f"^({'|'.join(FORMATS)})$")] = "jsonl",

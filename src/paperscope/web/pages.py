@@ -18,17 +18,19 @@ from paperscope.api.routes import FiltersParam
 from paperscope.api.security import COOKIE as TOKEN_COOKIE
 from paperscope.api.security import reader
 from paperscope.errors import PaperscopeError
-from paperscope.index.lexical import MAX_QUERY_CHARS
-from paperscope.library import MODES, NotFound
+from paperscope.index.lexical import MAX_QUERY_CHARS, Filters
+from paperscope.library import MAX_LIKE_CHARS, MAX_RESULTS, MODES, ORDERS, Library, NotFound
 from paperscope.personal import STATES, Personal
 from paperscope.results import related_paper, search_hit
+from paperscope.web.outbound import title_searches
 from paperscope.web.i18n import COOKIE, LANGUAGES, WORDS, language
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=HERE / "templates")
 router = APIRouter(include_in_schema=False)
 PAGE = 20
-FACET_DEPTH = 200  # how many results a search's facet counts are taken over
+HOME_TOPICS = 8  # the largest topics the home page offers, each with its most central papers
+HOME_SAMPLE = 8
 EXPORTS = ("bibtex", "ris", "csl-json", "csv", "markdown", "json")
 
 
@@ -67,20 +69,49 @@ def search_page(
     chosen: FiltersParam,
     q: Annotated[str, Query(max_length=MAX_QUERY_CHARS)] = "",
     mode: Annotated[str, Query(pattern=f"^({'|'.join(MODES)})$")] = "hybrid",
+    order: Annotated[str, Query(pattern=f"^({'|'.join(ORDERS)})$")] = "relevance",
+    page: Annotated[int, Query(ge=1, le=MAX_RESULTS // PAGE)] = 1,
     fragment: bool = False,
 ) -> HTMLResponse:
+    """The home page: a search box over something to explore, or a search's results page by page."""
     with request.app.state.shared.use() as library:
-        if q.strip():
-            hits = library.search(q, PAGE, chosen, mode=mode)
-            facets = library.search_facets(q, FACET_DEPTH, None, mode, PAGE)
-            results = [search_hit(h) for h in hits[:PAGE]]
-            total = None
-        else:
-            results, facets, total = [], library.facets(chosen), library.count(chosen)
         topic_labels = {t.id: t.label for t in library.topics()}
-    context = {"q": q, "mode": mode, "modes": MODES, "results": results, "facets": facets, "total": total,
-               "chosen": chosen, "topic_labels": topic_labels}  # fmt: skip
+        if not q.strip():
+            return _render(request, "results.html" if fragment else "search.html", **_home(library, chosen),
+                           q=q, mode=mode, modes=MODES, order=order, orders=ORDERS, topic_labels=topic_labels)  # fmt: skip
+        hits = library.search(q, PAGE, chosen, mode=mode, offset=(page - 1) * PAGE, order=order)
+        total = library.search_count(q, chosen, mode)
+        facets = library.search_facets(q, MAX_RESULTS, None, mode, PAGE)
+    context = {"q": q, "mode": mode, "modes": MODES, "order": order, "orders": ORDERS,
+               "results": [search_hit(h, q) for h in hits], "facets": facets, "total": total, "page": page,
+               "pages": max(1, -(-total // PAGE)), "first": (page - 1) * PAGE + 1, "chosen": chosen,
+               "topic_labels": topic_labels}  # fmt: skip
     return _render(request, "results.html" if fragment else "search.html", **context)
+
+
+def _home(library: Library, chosen: Filters) -> dict[str, Any]:
+    """Something to explore before typing: the library's size and venues, its largest topics with
+    their most central papers, and a sample of papers (the first by id: ids are hashes, so an even spread)."""
+    topics = [(t, library.topic_papers(t.id, 2)) for t in library.topics()[:HOME_TOPICS]]
+    return {"results": [], "facets": library.facets(chosen), "total": library.count(chosen), "chosen": chosen,
+            "home_topics": topics,
+            "sample": list(library.papers("id", HOME_SAMPLE, 0, chosen))}  # fmt: skip
+
+
+@router.get("/like", response_class=HTMLResponse)
+def like_page(
+    request: Request,
+    chosen: FiltersParam,
+    text: Annotated[str, Query(max_length=MAX_LIKE_CHARS)] = "",
+    page: Annotated[int, Query(ge=1, le=MAX_RESULTS // PAGE)] = 1,
+) -> HTMLResponse:
+    """Find papers like a pasted text (an abstract): its meaning, not its words."""
+    hits = []
+    if text.strip():
+        with request.app.state.shared.use() as library:
+            hits = library.like(text, PAGE, chosen, offset=(page - 1) * PAGE)
+    return _render(request, "like.html", text=text, results=[search_hit(h) for h in hits], page=page,
+                   first=(page - 1) * PAGE + 1, more=len(hits) == PAGE)  # fmt: skip
 
 
 @router.get("/browse", response_class=HTMLResponse)
@@ -106,7 +137,8 @@ def paper_page(request: Request, paper_id: str) -> HTMLResponse:
         paper = library.paper(paper_id)
         related = [related_paper(r) for r in library.related(paper.id, 8)]
         yours = mine(Personal(library, reader(request)), paper.id)
-    return _render(request, "paper.html", paper=paper, related=related, exports=EXPORTS, mine=yours, states=STATES)
+    return _render(request, "paper.html", paper=paper, related=related, exports=EXPORTS, mine=yours, states=STATES,
+                   elsewhere=title_searches(paper.title or paper.display_title))  # fmt: skip
 
 
 @router.get("/list", response_class=HTMLResponse)
