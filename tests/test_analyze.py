@@ -68,14 +68,18 @@ def test_stats_and_benchmarks(seeded_db):
     assert missing.code == 1 and missing.err.startswith("error: no paper names the benchmark")
 
 
-def test_related_papers_come_with_a_reason(seeded_db):
-    with Library(seeded_db) as library:
-        vsd = library.search("VSD", limit=1)[0].paper
-        found = library.related(vsd.id, 5)
+def test_related_papers_on_the_same_problem_come_first_with_a_reason(seeded_library):
+    vsd = seeded_library.search("VSD", limit=1)[0].paper
+    found = seeded_library.related(vsd.id, 5)
     assert len(found) == 5 and vsd.id not in {r.paper.id for r in found}
     aurora = next(r for r in found if r.paper.name == "Aurora")  # the other speculative-decoding paper
     assert found.index(aurora) == 0 and "speculative decoding" in aurora.phrases
     reasons = " ".join(r.reason for r in found)
     assert not {"yet", "show", "paper", "propose", "the"} & set(reasons.replace(",", " ").split())
+
+
+def test_related_on_the_command_line(seeded_db):
+    with Library(seeded_db) as library:
+        vsd = library.search("VSD", limit=1)[0].paper
     run = run_cli("--db", seeded_db, "related", vsd.id, "--limit", "3")
     assert run.code == 0 and "both about speculative decoding" in run.out
