@@ -95,15 +95,21 @@ def test_versions_of_a_benchmark_are_one_entry_with_variants(seeded_db):
     assert close_names(entries, "CIFAR") == ["CIFAR-10", "CIFAR-100"]
 
 
-def test_related_papers_come_with_a_reason(seeded_db):
+def test_related_papers_on_the_same_problem_come_first_with_a_reason(seeded_library):
+    vsd = seeded_library.search("VSD", limit=1)[0].paper
+    found = seeded_library.related(vsd.id, 5)
+    assert len(found) == 5 and vsd.id not in {r.paper.id for r in found}
+    aurora = next(r for r in found if r.paper.name == "Aurora")  # the other speculative-decoding paper
+    assert found.index(aurora) == 0 and "speculative decoding" in aurora.phrases
+    reasons = " ".join(r.reason for r in found)
+    assert not {"yet", "show", "paper", "propose", "the"} & set(reasons.replace(",", " ").split())
+
+
+def test_related_on_the_command_line(seeded_db):
     with Library(seeded_db) as library:
         vsd = library.search("VSD", limit=1)[0].paper
-        found = library.related(vsd.id, 5)
-    assert len(found) == 5 and vsd.id not in {r.paper.id for r in found}
-    assert [r.similarity for r in found] == sorted((r.similarity for r in found), reverse=True)
-    assert {"SOL", "Info-Gain Sampler"} <= {r.paper.name for r in found}  # efficient decoding, like VSD
     run = run_cli("--db", seeded_db, "related", vsd.id, "--limit", "3")
-    assert run.code == 0 and "similar abstract" in run.out
+    assert run.code == 0 and "both about speculative decoding" in run.out
 
 
 def test_embedding_topics_and_the_map_report_progress_from_the_start(tmp_path):

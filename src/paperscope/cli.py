@@ -375,7 +375,7 @@ def related(
         _print_json({"id": paper_id, "related": found})
         return
     if not found:
-        out.print("no related papers yet (the library has no vectors: run paperscope embed)")
+        out.print("no related papers found")
     for rank, row in enumerate(found, start=1):
         out.print(f"[bold]{rank}. {escape(row['display_title'])}[/bold]  [dim]{row['id']}[/dim]")
         out.print(f"   {escape(row['reason'])}", highlight=False)

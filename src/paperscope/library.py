@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Self, TextIO
 
 from paperscope import citekeys, pipeline
 from paperscope.analyze import benchmarks as benchmark_model
+from paperscope.analyze import related as related_model
 from paperscope.analyze import stats as stats_model
 from paperscope.analyze import topics as topic_model
 from paperscope.embed import embed_missing
@@ -26,8 +27,7 @@ MODES = ("hybrid", "lexical", "semantic")
 MAX_LIKE_CHARS = 5_000  # a pasted abstract of 300 words is about 2,000
 ORDERS = ("relevance", "year", "venue", "name")  # how a search's results may be sorted
 FUSED_DEPTH = 100  # how deep each list goes into the fusion
-RELATED_CANDIDATES = 50  # nearest papers by vector that related() reorders by shared facts
-SHARED_FACT_BONUS = 0.02
+RELATED_CANDIDATES = 60  # how deep related() reads each of its two lists
 
 
 class NotFound(PaperscopeError):
@@ -46,12 +46,18 @@ class SearchHit:
 @dataclass
 class Related:
     paper: Paper
-    similarity: float  # cosine of the two papers' sentence vectors
+    similarity: float | None  # cosine of the two papers' sentence vectors (None: not among the nearest)
     shared: list[str]  # the facts both papers have: "benchmark GSM8K", "model Llama 3"
+    phrases: list[str] = field(default_factory=list)  # specific words both use: "speculative decoding"
 
     @property
     def reason(self) -> str:
-        return "; ".join([*(f"shares {fact}" for fact in self.shared), f"similar abstract {self.similarity:.2f}"])
+        parts = [f"shares {fact}" for fact in self.shared]
+        if self.phrases:
+            parts.append("both about " + ", ".join(self.phrases))
+        if self.similarity is not None:
+            parts.append(f"similar meaning {self.similarity:.2f}")
+        return "; ".join(parts)
 
 
 def _sort_key(paper: Paper | None, order: str) -> tuple:
@@ -177,18 +183,34 @@ class Library:
         return paper
 
     def related(self, paper_id: str, limit: int = 10) -> list[Related]:
-        """The papers most like this one: the nearest by sentence vector, with the facts they share as
-        part of the reason. (Reordering by shared facts was measured and did not help: bench/related.py.)"""
+        """The papers most like this one, those on the same specific problem first.
+
+        Candidates: the nearest by sentence vector, and a "more like this" BM25 query of the paper's
+        most distinctive words. Each is scored by TF-IDF cosine (IDF over the whole library) blended
+        with the sentence-vector cosine."""
         paper = self.paper(paper_id)
+        text = semantic.text_of(paper)
+        idf = related_model.Idf(self.store.vocabulary(), self.store.count_papers())
+        query = lexical.Query(must=[f'"{w}"' for w in related_model.distinctive(text, idf)])
+        by_words = [(h.paper_id, h.score) for h in self.store.search_lexical(query, RELATED_CANDIDATES + 1)
+                    if h.paper_id != paper.id] if query.must else []  # fmt: skip
         vector = self.store.vector_of(paper.id)
-        if vector is None:
-            return []
-        near = self.store.nearest(vector, limit, skip={paper.id})
+        by_meaning = self.store.nearest(vector, RELATED_CANDIDATES, skip={paper.id}) if vector is not None else []
+        cosines = dict(by_meaning)
+        mine = related_model.weights(text, idf)
+        candidates = {pid: p for pid in {*cosines, *(pid for pid, _ in by_words)} if (p := self.store.get_paper(pid))}
+        if vector is not None:  # the lexical list's papers that are not among the nearest by vector
+            for pid in candidates.keys() - cosines.keys():
+                other_vector = self.store.vector_of(pid)
+                cosines[pid] = float(vector @ other_vector) if other_vector is not None else None
+        texts = {pid: semantic.text_of(p) for pid, p in candidates.items()}
+        lexical_cosines = {pid: related_model.cosine(mine, related_model.weights(t, idf))
+                           for pid, t in texts.items()}  # fmt: skip
         found = []
-        for other_id, cosine in near:
-            other = self.store.get_paper(other_id)
-            if other:
-                found.append(Related(other, cosine, _shared(paper, other)))
+        for other_id, _ in related_model.rank(lexical_cosines, cosines)[:limit]:
+            other = candidates[other_id]
+            phrases = related_model.shared_phrases(text, texts[other_id], idf)
+            found.append(Related(other, cosines.get(other_id), _shared(paper, other), phrases))
         return found
 
     def search(self, text: str, limit: int = 10, filters: lexical.Filters | None = None,

@@ -76,8 +76,9 @@ def explain(hit: SearchHit, query: str) -> str:
 
 def related_paper(related: Related) -> dict[str, Any]:
     """One related paper: its row, the similarity and the reason in words."""
-    return {**paper_summary(related.paper), "similarity": round(related.similarity, 4), "shared": related.shared,
-            "reason": related.reason}  # fmt: skip
+    similarity = None if related.similarity is None else round(related.similarity, 4)
+    return {**paper_summary(related.paper), "similarity": similarity, "shared": related.shared,
+            "phrases": related.phrases, "reason": related.reason}  # fmt: skip
 
 
 def stats_dict(stats: Stats) -> dict[str, Any]:

@@ -160,6 +160,7 @@ class PostgresStore:
         self._local = threading.local()
         self._frequencies: dict[str, int] = {}
         self._frequencies_version = -1
+        self._vocabulary: tuple[object, dict[str, int]] = (None, {})
         self._stamp = now_precise()
         self._vectors = VectorCache()
         try:
@@ -381,6 +382,13 @@ class PostgresStore:
 
     def document_frequency(self, word: str) -> int:
         return self._frequency()(f'"{word}"')
+
+    def vocabulary(self) -> dict[str, int]:
+        """Every indexed word with its document frequency, read in one pass and kept until the library changes."""
+        version = self.version()
+        if self._vocabulary[0] != version:
+            self._vocabulary = (version, {term: int(n) for term, n in self._all("SELECT term, papers FROM terms")})
+        return self._vocabulary[1]
 
     def _frequency(self) -> Callable[[str], int]:
         """Document frequency of a parsed query term, from `terms`, remembered until the library changes."""

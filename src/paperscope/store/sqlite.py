@@ -200,6 +200,7 @@ class SQLiteStore:
             raise PaperscopeError(f"{path}: not a paperscope database ({exc})") from None
         self.db.execute("PRAGMA foreign_keys=ON")
         self._frequencies: dict[str, object] = {}
+        self._vocabulary: tuple[object, dict[str, int]] = (None, {})
         self._vectors = VectorCache()  # document frequencies search has looked up
         self._stamp = now_precise()
         self.db.execute("PRAGMA synchronous=NORMAL")
@@ -387,6 +388,14 @@ class SQLiteStore:
     def document_frequency(self, word: str) -> int:
         """How many papers' indexed text holds `word` (FTS5's own vocabulary; remembered)."""
         return lexical._frequencies(self.db, self._frequencies)(f'"{word}"')
+
+    def vocabulary(self) -> dict[str, int]:
+        """Every indexed word with its document frequency, read in one pass and kept until the library changes."""
+        version = self.version()
+        if self._vocabulary[0] != version:
+            self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_vocab USING fts5vocab(main, papers_fts, 'row')")
+            self._vocabulary = (version, dict(self.db.execute("SELECT term, doc FROM temp.papers_vocab")))
+        return self._vocabulary[1]
 
     # the reader's own library
 

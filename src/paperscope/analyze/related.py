@@ -1,0 +1,123 @@
+"""Related papers: those on the same specific problem first, each with a reason a person would give.
+
+Generic similarity is what a sentence encoder gives best ("an LLM paper about efficiency"); the
+specific problem ("speculative decoding", "GSM8K") is carried by the rare words two abstracts
+share. So two lists are fused: the nearest papers by sentence vector, and a "more like this" BM25
+query made of the paper's most distinctive words, weighted by inverse document frequency over the
+whole library (not over the papers at hand: among 51 papers on language models, "language" looks
+rare). The weight of the lexical list was chosen on the tune part of bench/data/related_judged.json
+in a library of ~11.5k papers (bench/related.py).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+from functools import lru_cache
+
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+LEXICAL_WEIGHT = 0.5
+QUERY_WORDS = 20  # the distinctive words a "more like this" query is made of
+MAX_SHARE = 0.05  # a word in more than this share of the library says nothing specific
+REASON_SHARE = 0.01  # a reason names only words rarer than this ("scheme", "technique" are not reasons)
+_CLAUSE = re.compile(r"[.,;:!?()\[\]]\s|\n")
+_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+# Words of the research genre: in every abstract, never what two papers have in common.
+_GENRE = frozenset(
+    "propose proposed proposes approach approaches method methods paper papers result results show shows "
+    "shown demonstrate demonstrates novel existing new work works task tasks performance based using use used "
+    "achieve achieves achieving state art significantly significant experiments experimental extensive "
+    "effectiveness effective framework problem problems however yet also well first further different various "
+    "improve improves improved improvement provide provides present presents introduce introduces study "
+    "studies approach model models learning data many often recent recently key via make makes large"
+    .split()
+)  # fmt: skip
+STOP = ENGLISH_STOP_WORDS | _GENRE
+
+
+def words(text: str) -> list[str]:
+    """The content words of a text, lower-cased, plurals folded ("decoders" → "decoder"), in order."""
+    return [term for token in _WORD.findall(text.lower()) if (term := _term(token))]
+
+
+@lru_cache(maxsize=200_000)
+def _term(token: str) -> str | None:
+    if token in STOP or len(token) < 3:
+        return None
+    plural = len(token) > 4 and token.endswith("s") and not token.endswith(("ss", "us", "is", "es"))
+    return token[:-1] if plural else token
+
+
+class Idf:
+    """Inverse document frequencies over the whole library, worked out once per word."""
+
+    def __init__(self, frequencies: dict[str, int], total: int) -> None:
+        self.frequencies, self.total = frequencies, max(total, 1)
+        self._known: dict[str, float] = {}
+
+    def __call__(self, word: str) -> float:
+        if (value := self._known.get(word)) is None:
+            value = self._known[word] = math.log((1 + self.total) / (1 + self.frequencies.get(word, 0)))
+        return value
+
+    def rare(self, word: str, share: float = MAX_SHARE) -> bool:
+        """In some papers, but in no more than `share` of them: few enough to say something specific."""
+        return 0 < self.frequencies.get(word, 0) <= max(share * self.total, 2)
+
+
+def distinctive(text: str, idf: Idf, top: int = QUERY_WORDS) -> list[str]:
+    """The words that best tell this text apart in the library: tf × idf, common words left out."""
+    counts = Counter(words(text))
+    scores = {w: (1 + math.log(c)) * idf(w) for w, c in counts.items() if idf.rare(w)}
+    return sorted(scores, key=lambda w: -scores[w])[:top]
+
+
+def shared_phrases(text: str, other: str, idf: Idf, top: int = 3) -> list[str]:
+    """Two-word phrases and rare words both texts use, the most specific first ("speculative decoding")."""
+    mine, theirs = _pairs(text), _pairs(other)
+    phrases = [p for p in mine & theirs if any(idf.rare(w, REASON_SHARE) for w in p.split())]
+    covered = {w for p in phrases for w in p.split()}
+    phrases += [w for w in set(words(text)) & set(words(other)) - covered if idf.rare(w, REASON_SHARE)]
+    return sorted(phrases, key=lambda p: (-sum(idf(w) for w in p.split()), p))[:top]
+
+
+def _pairs(text: str) -> set[str]:
+    """Neighbouring content words within a clause (never across a full stop or a comma)."""
+    found = set()
+    for clause in _CLAUSE.split(text):
+        terms = words(clause)
+        found.update(f"{a} {b}" for a, b in zip(terms, terms[1:]) if a != b)
+    return found
+
+
+def weights(text: str, idf: Idf) -> dict[str, float]:
+    """The text's TF-IDF vector (sublinear tf, IDF over the library), unit length."""
+    vector = {w: (1 + math.log(c)) * idf(w) for w, c in Counter(words(text)).items()}
+    norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
+    return {w: v / norm for w, v in vector.items()}
+
+
+def cosine(a: dict[str, float], b: dict[str, float]) -> float:
+    if len(b) < len(a):
+        a, b = b, a
+    return sum(v * b.get(w, 0.0) for w, v in a.items())
+
+
+def rank(by_words: dict[str, float], by_meaning: dict[str, float | None]) -> list[tuple[str, float]]:
+    """Candidates best first by LEXICAL_WEIGHT × their TF-IDF cosine + the rest × their sentence-vector
+    cosine, each min-max scaled over the candidates (sentence cosines crowd between 0.5 and 0.8, TF-IDF
+    cosines between 0 and 0.3: unscaled, the encoder would decide alone)."""
+    words_scaled, meaning_scaled = _scaled(by_words), _scaled({k: v for k, v in by_meaning.items() if v is not None})
+    scores = {pid: LEXICAL_WEIGHT * words_scaled.get(pid, 0.0) + (1 - LEXICAL_WEIGHT) * meaning_scaled.get(pid, 0.0)
+              for pid in by_words}  # fmt: skip
+    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+
+
+def _scaled(scores: dict[str, float]) -> dict[str, float]:
+    if not scores:
+        return {}
+    low, high = min(scores.values()), max(scores.values())
+    return {k: (v - low) / (high - low) if high > low else 1.0 for k, v in scores.items()}
