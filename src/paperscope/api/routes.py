@@ -73,7 +73,8 @@ def search(
 ) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         hits = library.search(q, limit, chosen, mode=mode)
-        return {"query": q, "mode": mode, "results": [search_hit(h) for h in hits]}
+        return {"query": q, "mode": mode, "searched_as": library.searched_as(q, mode),
+                "results": [search_hit(h) for h in hits]}  # fmt: skip
 
 
 @router.get("/stats", summary="Papers per venue and year, contribution, topic; top benchmarks and models; claims")

@@ -76,9 +76,10 @@ def search_page(
             total = None
         else:
             results, facets, total = [], library.facets(chosen), library.count(chosen)
+        searched_as = library.searched_as(q, mode) if q.strip() else None
         topic_labels = {t.id: t.label for t in library.topics()}
     context = {"q": q, "mode": mode, "modes": MODES, "results": results, "facets": facets, "total": total,
-               "chosen": chosen, "topic_labels": topic_labels}  # fmt: skip
+               "chosen": chosen, "topic_labels": topic_labels, "searched_as": searched_as}  # fmt: skip
     return _render(request, "results.html" if fragment else "search.html", **context)
 
 

