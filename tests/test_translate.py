@@ -12,6 +12,7 @@ from paperscope.library import Library
 from .conftest import CORPUS, run_cli
 
 GLOSSARY = files("paperscope.index") / "data" / "zh_glossary.tsv"
+FUNCTION_WORDS = files("paperscope.index") / "data" / "zh_function_words.txt"
 HAN = re.compile(r"[\u3400-\u9fff]")
 
 
@@ -27,12 +28,14 @@ def places(hits):
 
 def test_the_glossary_is_well_formed():
     glossary = read_glossary(GLOSSARY.read_text(encoding="utf-8"))  # raises on a duplicate or an empty sense
-    assert len(glossary) >= 300
+    assert len(glossary) >= 700
     for chinese, senses in glossary.items():
         assert HAN.search(chinese) and chinese == chinese.strip(), chinese
         for sense in senses:
             assert re.search(r"[A-Za-z]", sense) and not HAN.search(sense) and sense == sense.strip(), (chinese, sense)
         assert len(set(senses)) == len(senses), chinese
+    dropped = {w for w in FUNCTION_WORDS.read_text(encoding="utf-8").splitlines() if w and not w.startswith("#")}
+    assert not dropped & set(glossary)  # a glossary term is never dropped as a function word
     expected = {"策略": "policy", "条件随机场": "conditional random fields", "蒸馏": "distillation",
                 "推测解码": "speculative decoding", "量化": "quantization", "机器人": "robot",
                 "大模型": "large language models", "位姿估计": "pose estimation"}  # fmt: skip

@@ -96,7 +96,7 @@ def _cedict_senses(definitions: list[str]) -> list[str]:
 
 
 class _Resources:
-    """The glossary, the function words, CC-CEDICT and a jieba tokenizer that knows the glossary's terms."""
+    """The glossary, the function words, CC-CEDICT and a jieba tokenizer."""
 
     def __init__(self) -> None:
         import jieba
@@ -132,10 +132,11 @@ class _Resources:
 
     def _segments(self, stretch: str) -> list[str]:
         """Glossary terms, longest first from the left (大模型 / 量化, not 大 / 模型量化, and 条件随机场
-        whole, not 条件 / 随 / 机场); what lies between them as jieba cuts it."""
+        whole, not 条件 / 随 / 机场); what lies between them as jieba cuts it. A one-character term
+        is left to jieba: 图 (graph) is not to be found inside 地图 (map)."""
         segments, start, gap = [], 0, 0
         while start < len(stretch):
-            end = next((end for end in range(min(len(stretch), start + self.longest), start, -1)
+            end = next((end for end in range(min(len(stretch), start + self.longest), start + 1, -1)
                         if stretch[start:end] in self.glossary), None)  # fmt: skip
             if end is None:
                 start += 1
