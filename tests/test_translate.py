@@ -61,6 +61,7 @@ def test_senses_are_the_ones_the_library_uses():
     cedict = translate("条件", lambda word: {"condition": 5, "factor": 50}.get(word, 0))
     assert cedict.text == "factor"
     assert translate("条件", lambda word: 0).text == "条件"  # no sense in the library: searched as typed
+    assert translate("元", lambda word: 10).text == "元"  # a lone character only through the glossary
 
 
 def test_query_syntax_and_latin_letters_stay_as_typed():

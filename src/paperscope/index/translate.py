@@ -160,10 +160,14 @@ class _Resources:
 
     def _sense(self, word: str, frequency: Frequency) -> str | None:
         """The glossary's first sense the library has (or its first); else the CC-CEDICT sense the
-        library uses most, one word before several; None when no sense occurs in the library."""
+        library uses most, one word before several; None when no sense occurs in the library. A lone
+        character is translated by the glossary only: in CC-CEDICT it has a dozen unrelated senses
+        (元 of 元宇宙 would be "first")."""
         if word in self.glossary:
             senses = self.glossary[word]
             return next((s for s in senses if _in_library(s, frequency)), senses[0])
+        if len(word) == 1:
+            return None
         candidates = [s for s in _cedict_senses(self.cedict.get(word, "")) if _in_library(s, frequency)]
         return max(candidates, key=lambda s: (" " not in s, min(frequency(w) for w in _words(s))), default=None)
 
