@@ -302,10 +302,13 @@ def search(
     filters = Filters.parse(venue, year, contribution, has_code)
     with _library(ctx, db) as library:
         hits = library.search(query, limit, filters, syntax, mode)
+        searched_as = library.searched_as(query, mode, syntax)
     rows = [search_hit(h) for h in hits]
     if as_json:
-        _print_json({"query": query, "mode": mode, "results": rows})
+        _print_json({"query": query, "mode": mode, "searched_as": searched_as, "results": rows})
         return
+    if searched_as:
+        out.print(f"[dim]searched as: {escape(searched_as)}[/dim]", highlight=False)
     if not rows:
         out.print("no papers match")
     for row, hit in zip(rows, hits, strict=True):

@@ -17,7 +17,7 @@ from paperscope.analyze import topics as topic_model
 from paperscope.embed import embed_missing
 from paperscope.errors import PaperscopeError
 from paperscope.export import REFERENCES, citation, writer_for
-from paperscope.index import lexical, semantic
+from paperscope.index import lexical, semantic, translate
 from paperscope.index.fusion import fuse
 from paperscope.model import Paper
 from paperscope.store import Store, open_store
@@ -82,6 +82,7 @@ class Library:
     def __init__(self, db: str | Path) -> None:
         self.store: Store = open_store(db)
         self._stats: tuple[tuple[int, int], stats_model.Stats] | None = None
+        self._translated: tuple[str, translate.Translation] | None = None  # the last query's
 
     def close(self) -> None:
         self.store.close()
@@ -235,6 +236,7 @@ class Library:
         depth = MAX_RESULTS if paged else limit
         ranked, direct = self._ranked(text, query, depth, filters, syntax, mode, depth)
         ranked = ranked[:depth]
+        marked = self._lexical_query(text, query, syntax)  # the English words of a Chinese query are marked
         wanted = ranked if order != "relevance" else ranked[offset : offset + limit]
         papers = {pid: direct if direct and pid == direct.id else self.store.get_paper(pid) for pid, _, _ in wanted}
         places = list(enumerate(ranked, start=1))
@@ -243,7 +245,7 @@ class Library:
         hits: list[SearchHit] = []
         for rank, (paper_id, score, parts) in places[offset : offset + limit]:
             if paper := papers.get(paper_id):
-                hits.append(SearchHit(rank, paper, score, parts, lexical.snippet(paper.abstract, query)))
+                hits.append(SearchHit(rank, paper, score, parts, lexical.snippet(paper.abstract, marked)))
         return hits
 
     def like(self, text: str, limit: int = 10, filters: lexical.Filters | None = None, *, offset: int = 0,
@@ -263,6 +265,27 @@ class Library:
         """How many results a search has (at most MAX_RESULTS): what its pages go through."""
         ranked, _ = self._ranked(text, lexical.parse(text), MAX_RESULTS, filters, "words", mode, MAX_RESULTS)
         return min(len(ranked), MAX_RESULTS)
+
+    def searched_as(self, text: str, mode: str = "hybrid", syntax: str = "words") -> str | None:
+        """What the words side of a search looked for when it was not the text as typed: the English
+        of a Chinese or mixed query ("推测解码" -> '"speculative decoding"'); None otherwise."""
+        if mode == "semantic" or syntax != "words":
+            return None
+        translation = self._translation(text)
+        return translation.text if translation.changed else None
+
+    def _translation(self, text: str) -> translate.Translation:
+        last = self._translated  # one read: another thread may replace it meanwhile
+        if last is None or last[0] != text:
+            last = self._translated = (text, translate.translate(text, self.store.document_frequency))
+        return last[1]
+
+    def _lexical_query(self, text: str, query: lexical.Query, syntax: str) -> lexical.Query:
+        """The query BM25 runs: a Chinese query's English (the sentence encoder still reads the original)."""
+        if syntax != "words" or not translate.has_chinese(text):
+            return query
+        translation = self._translation(text)
+        return lexical.parse(translation.text) if translation.changed else query
 
     def search_facets(self, text: str, depth: int = MAX_RESULTS, filters: lexical.Filters | None = None,
                       mode: str = "hybrid", shown: int = 20) -> dict[str, list[tuple[object, int]]]:  # fmt: skip
@@ -284,7 +307,8 @@ class Library:
         if lexical_too:
             # The "any word" pass is skipped once `enough` papers have every word: it is most of the
             # cost on a large library, and only the first `enough` results are shown.
-            found = self.store.search_lexical(query, depth, filters, text if syntax == "fts" else None, enough=enough)
+            found = self.store.search_lexical(self._lexical_query(text, query, syntax), depth, filters,
+                                              text if syntax == "fts" else None, enough=enough)  # fmt: skip
             lists["lexical"] = [(h.paper_id, h.score) for h in found]
         if semantic_too:
             # A phrase or a field in the query is a requirement: meaning then only reorders what has it.
@@ -311,7 +335,9 @@ class Library:
         return self.store.nearest(vector, k, query.filters(filters), within, query.exclude)
 
     def warm(self) -> None:
-        """Load the sentence encoder and the vectors (or their index) ahead of the first semantic search."""
+        """Load the sentence encoder and the vectors (or their index) ahead of the first semantic search,
+        and the Chinese segmenter and dictionaries ahead of the first Chinese query."""
+        translate.warm()
         if self.store.count_vectors():
             self.store.nearest(semantic.encoder().encode(["warm up"])[0], 1)
 

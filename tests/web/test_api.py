@@ -17,8 +17,11 @@ def test_search_returns_the_cli_result_shape(server):
     found = httpx.get(f"{server}/api/search", params={"q": "NEMO", "limit": 3}).json()
     assert found["mode"] == "hybrid" and found["results"][0]["name"] == "NEMO"
     assert {"rank", "id", "display_title", "score", "scores", "snippet", "snippet_html"} <= set(found["results"][0])
+    assert found["searched_as"] is None  # English is searched as typed
     chinese = httpx.get(f"{server}/api/search", params={"q": "蛋白质脂质结合预测", "mode": "semantic", "limit": 1}).json()
-    assert chinese["results"][0]["name"] == "LipoPU"
+    assert chinese["results"][0]["name"] == "LipoPU" and chinese["searched_as"] is None
+    translated = httpx.get(f"{server}/api/search", params={"q": "推测解码", "limit": 1}).json()
+    assert translated["searched_as"] == '"speculative decoding"' and translated["results"][0]["name"] == "VSD"
 
 
 def test_a_paper_is_the_data_contract_and_unknown_ids_are_404(server):

@@ -22,6 +22,17 @@ def test_typing_a_query_shows_results_and_puts_it_in_the_url(server, page: Page)
     expect(page.locator("#results .result-link").first).to_contain_text("Speculative", ignore_case=True)
 
 
+def test_a_chinese_query_shows_the_english_it_searched(server, page: Page):
+    page.goto(server + "/?lang=zh")
+    page.fill("#q", "推测解码")
+    expect(page.locator("#results .searched-as")).to_have_text('关键词按英文检索："speculative decoding"')
+    expect(page.locator("#results .result-link").first).to_contain_text("Speculative Decoding")
+    assert page.locator("#results mark").count() > 0  # the English words are marked in the abstracts
+    page.goto(server + "/?q=speculative+decoding&lang=en")
+    expect(page.locator("#results .result").first).to_be_visible()
+    assert page.locator("#results .searched-as").count() == 0
+
+
 def test_facets_narrow_the_results(server, page: Page):
     page.goto(server + "/?q=language+models")
     page.get_by_role("link", name="with code").click()

@@ -97,8 +97,9 @@ def search(
 ) -> dict[str, Any]:  # fmt: skip
     with request.app.state.shared.use() as library:
         hits = library.search(q, limit, chosen, mode=mode, offset=offset, order=order)
-        found = {"query": q, "mode": mode, "order": order, "total": library.search_count(q, chosen, mode),
-                 "offset": offset, "limit": limit, "results": [search_hit(h, q) for h in hits]}  # fmt: skip
+        found = {"query": q, "mode": mode, "searched_as": library.searched_as(q, mode), "order": order,
+                 "total": library.search_count(q, chosen, mode), "offset": offset, "limit": limit,
+                 "results": [search_hit(h, q) for h in hits]}  # fmt: skip
         if facets:
             found["facets"] = {key: [{"value": v, "papers": n} for v, n in rows]
                                for key, rows in library.search_facets(q, MAX_RESULTS, chosen, mode).items()}  # fmt: skip

@@ -563,7 +563,8 @@ class PostgresStore:
             scored = [(term, found) for term in terms if (found := pg_text.term(term))]
             score = (" + ".join(f"%s * ts_rank('{pg_text.RANK_WEIGHTS}', p.{vector}, %s::tsquery, 32)"
                                 for _, (vector, _) in scored),
-                     [x for term, (_, tsquery) in scored for x in (_idf(frequency(term), total), tsquery)])  # fmt: skip
+                     [x for term, (_, tsquery) in scored
+                      for x in (_idf(_idf_frequency(term, frequency), total), tsquery)])  # fmt: skip
             for hit in self._ranked(*_matches(terms, joiner), score, where, params, limit):
                 if hit.paper_id not in seen:
                     seen.add(hit.paper_id)
@@ -719,6 +720,15 @@ def _configure(conn: psycopg.Connection) -> None:
 
 def _halfvec(blob: bytes) -> HalfVector:
     return HalfVector(np.frombuffer(blob, dtype=semantic.STORED_DTYPE))
+
+
+def _idf_frequency(term: str, frequency: Callable[[str], int]) -> int:
+    """The document frequency a term's idf is taken from: a phrase's is its rarest word's (at least as
+    many papers hold that word as hold the phrase). Taken as 0, a phrase of common words outweighed
+    every rare word beside it ("large language models" quantization ranked LLM papers above the
+    quantisation ones)."""
+    words = [] if " : " in term else pg_text.tokens(term)
+    return min(frequency(f'"{w}"') for w in words) if len(words) > 1 else frequency(term)
 
 
 def _idf(papers: int, total: int) -> float:

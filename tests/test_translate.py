@@ -1,0 +1,125 @@
+"""Chinese and mixed queries, translated for the words side of search: what a user types and finds."""
+
+import json
+import re
+from importlib.resources import files
+
+import pytest
+
+from paperscope.index.translate import read_glossary, translate
+from paperscope.library import Library
+
+from .conftest import CORPUS, run_cli
+
+GLOSSARY = files("paperscope.index") / "data" / "zh_glossary.tsv"
+FUNCTION_WORDS = files("paperscope.index") / "data" / "zh_function_words.txt"
+HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+@pytest.fixture(scope="module")
+def library(seeded_library):
+    return seeded_library
+
+
+def places(hits):
+    """Where each hit was read from (file:line), as the labelled query set names papers."""
+    return [{f"{s.path.rsplit('/', 1)[-1]}:{s.line}" for s in h.paper.sources} for h in hits]
+
+
+def test_the_glossary_is_well_formed():
+    glossary = read_glossary(GLOSSARY.read_text(encoding="utf-8"))  # raises on a duplicate or an empty sense
+    assert len(glossary) >= 700
+    for chinese, senses in glossary.items():
+        assert HAN.search(chinese) and chinese == chinese.strip(), chinese
+        for sense in senses:
+            assert re.search(r"[A-Za-z]", sense) and not HAN.search(sense) and sense == sense.strip(), (chinese, sense)
+        assert len(set(senses)) == len(senses), chinese
+    dropped = {w for w in FUNCTION_WORDS.read_text(encoding="utf-8").splitlines() if w and not w.startswith("#")}
+    assert not dropped & set(glossary)  # a glossary term is never dropped as a function word
+    expected = {"策略": "policy", "条件随机场": "conditional random fields", "蒸馏": "distillation",
+                "推测解码": "speculative decoding", "量化": "quantization", "机器人": "robot",
+                "大模型": "large language models", "位姿估计": "pose estimation"}  # fmt: skip
+    for chinese, english in expected.items():
+        assert glossary[chinese][0] == english
+
+
+def test_a_malformed_glossary_line_is_named():
+    with pytest.raises(ValueError, match=r"zh_glossary.tsv:3: 量化 is already defined"):
+        read_glossary("# terms\n量化\tquantization\n量化\tquantisation\n")
+    with pytest.raises(ValueError, match=r"zh_glossary.tsv:1: expected"):
+        read_glossary("蒸馏\tdistillation | \n")
+    with pytest.raises(ValueError, match=r"zh_glossary.tsv:1: expected"):
+        read_glossary("蒸馏 distillation\n")
+
+
+def test_senses_are_the_ones_the_library_uses():
+    everywhere = translate("策略的幻觉", lambda word: 10)
+    assert everywhere.terms == ("policy", "hallucination")  # the glossary's first sense; 的 is dropped
+    only_plural = translate("策略", lambda word: 10 if word == "policies" else 0)
+    assert only_plural.text == "policies"  # the first glossary sense the library holds
+    # Beyond the glossary, CC-CEDICT's sense that the library holds most (条件: condition, term, factor …)
+    cedict = translate("条件", lambda word: {"condition": 5, "factor": 50}.get(word, 0))
+    assert cedict.text == "factor"
+    assert translate("条件", lambda word: 0).text == "条件"  # no sense in the library: searched as typed
+    assert translate("元", lambda word: 10).text == "元"  # a lone character only through the glossary
+
+
+def test_query_syntax_and_latin_letters_stay_as_typed():
+    anything = lambda word: 1  # noqa: E731
+    assert translate('title:大模型 -量化 venue:ACL year:2022', anything).text == (
+        'title:"large language models" -quantization venue:ACL year:2022')
+    assert translate('"知识蒸馏" BERT', anything).text == '"knowledge distillation" BERT'
+    assert translate("文本到CAD生成", anything).text == "text-to-CAD generation"
+    assert translate("3D重建", anything).text == '"3D reconstruction"'
+    for unchanged in ("speculative decoding", "ニューラル機械翻訳", ""):  # no Chinese (Japanese is not)
+        translation = translate(unchanged, anything)
+        assert translation.text == unchanged and not translation.changed and not translation.terms
+
+
+def test_speculative_decoding_in_chinese_finds_the_speculative_decoding_papers_first(library):
+    assert library.searched_as("推测解码") == '"speculative decoding"'
+    lexical = library.search("推测解码", limit=2, mode="lexical")
+    assert {h.paper.name for h in lexical} == {"VSD", "Aurora"}
+    assert "\x02" in lexical[0].snippet  # the English words are marked in the abstract
+    # Hybrid fuses this with the encoder's reading of the Chinese, which ranks other papers first
+    # (FuzzEval, Info-Gain Sampler): only VSD stays first on both backends.
+    assert library.search("推测解码", limit=1)[0].paper.name == "VSD"
+
+
+def test_large_model_quantisation_finds_the_quantisation_papers(library):
+    quantisation = {"003_27e213eb8034c1f7.txt:31", "003_27e213eb8034c1f7.txt:33"}  # as labelled in bench/data
+    for mode, depth in (("lexical", 2), ("hybrid", 3)):
+        found = places(library.search("大模型量化", limit=depth, mode=mode))
+        assert all(any(place in where for where in found) for place in quantisation), mode
+
+
+def test_a_mixed_query_translates_only_its_chinese(library):
+    assert library.searched_as("LoRA 微调") == "LoRA fine-tuning"
+    mixed = library.search("LoRA 微调", limit=3, mode="lexical")
+    english = library.search("LoRA fine-tuning", limit=3, mode="lexical")
+    assert [h.paper.id for h in mixed] == [h.paper.id for h in english]
+    assert mixed[0].paper.name == "CoLA"
+
+
+def test_an_english_query_is_searched_as_typed(library):
+    assert library.searched_as("speculative decoding") is None
+    assert library.searched_as("推测解码", mode="semantic") is None  # the encoder reads the Chinese itself
+    assert library.searched_as("推测解码", syntax="fts") is None
+
+
+def test_knowledge_distillation_on_acl_2022(tmp_path):
+    with Library(tmp_path / "acl.db") as lib:
+        lib.ingest([CORPUS / "acl2022.json.gz"], embed_vectors=False)
+        top = lib.search("知识蒸馏", limit=5, mode="lexical")
+        assert len(top) == 5 and all("distil" in h.paper.display_title.lower() for h in top)
+
+
+def test_the_command_line_says_what_it_searched(seeded_db):
+    run = run_cli("--db", seeded_db, "search", "推测解码", "--limit", "2")
+    assert run.code == 0 and run.out.splitlines()[0] == 'searched as: "speculative decoding"'
+    assert "VSD" in run.out.splitlines()[1]
+    found = json.loads(run_cli("--db", seeded_db, "search", "大模型量化", "--json").out)
+    assert found["searched_as"] == '"large language models" quantization'
+    english = json.loads(run_cli("--db", seeded_db, "search", "NEMO", "--json").out)
+    assert english["searched_as"] is None
+    assert not run_cli("--db", seeded_db, "search", "NEMO").out.startswith("searched")
