@@ -7,6 +7,8 @@ import sqlite3
 
 import pytest
 
+from paperscope.library import Library
+
 from .conftest import CORPUS, SEEDS, run_cli
 
 
@@ -71,6 +73,17 @@ def test_show_prints_the_clean_abstract_links_and_sources(seeded_db):
     assert "(ICML 2026 论文列表)" in run.out
     shown = json.loads(run_cli("--db", seeded_db, "show", merit["id"], "--json").out)
     assert shown["id"] == merit["id"]
+
+
+def test_show_prints_formulas_as_the_web_shows_them(seeded_db):
+    with Library(seeded_db) as library:
+        gorl = library.search("HopperStand", limit=1, mode="lexical")[0].paper
+    assert "$3\\times$" in gorl.abstract
+    shown = run_cli("--db", seeded_db, "show", gorl.id)
+    assert shown.code == 0 and "more than 3× the" in shown.out and "\\times" not in shown.out
+    with Library(seeded_db) as library:
+        bound = next(p for p in library.papers() if "\\Omega(\\sqrt{\\log L})" in p.abstract)
+    assert "Ω(√log L)" in run_cli("--db", seeded_db, "show", bound.id).out
 
 
 def test_show_an_unknown_id(seeded_db):

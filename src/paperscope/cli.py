@@ -40,6 +40,7 @@ from paperscope.fetch.apis import Fetched
 from paperscope.index.lexical import Filters
 from paperscope.library import MAX_RESULTS, Library
 from paperscope.model import Paper
+from paperscope.normalize.math import to_unicode
 from paperscope.personal import Personal
 from paperscope.pipeline import IngestReport
 from paperscope.results import benchmark_dict, benchmarks_list, paper_summary, related_paper, search_hit, stats_dict
@@ -223,7 +224,7 @@ def papers(
         return
     table = Table("id", "display title", "venue", "year", "sources", title=f"{total} papers", title_justify="left")
     for row in rows:
-        table.add_row(row["id"], escape(row["display_title"]), row["venue"] or "", str(row["year"] or ""),
+        table.add_row(row["id"], _shown(row["display_title"]), row["venue"] or "", str(row["year"] or ""),
                       str(row["sources"]))  # fmt: skip
     out.print(table)
     if total > offset + len(rows):
@@ -249,13 +250,18 @@ def show(
         _print_paper(paper)
 
 
+def _shown(text: str) -> str:
+    """Text for the terminal: formulas as Unicode (× ≤ Ω √, as the web pages show them), markup escaped."""
+    return escape(to_unicode(text))
+
+
 def _print_paper(paper: Paper) -> None:
-    out.print(f"[bold]{escape(paper.display_title)}[/bold]")
+    out.print(f"[bold]{_shown(paper.display_title)}[/bold]")
     facts = [paper.id, " ".join(str(x) for x in (paper.venue, paper.year) if x), paper.status or ""]
     out.print(" · ".join(f for f in facts if f), style="dim")
     if paper.name:
         expansion = f" — {paper.name_expansion}" if paper.name_expansion else ""
-        out.print(f"name: {escape(paper.name)}{escape(expansion)}")
+        out.print(f"name: {escape(paper.name)}{_shown(expansion)}")
     if paper.authors:
         out.print(f"authors: {escape(', '.join(paper.authors))}")
     out.print(f"contribution: {paper.contribution}")
@@ -263,7 +269,7 @@ def _print_paper(paper: Paper) -> None:
         if names:
             out.print(f"{label}: {escape(', '.join(names))}")
     out.print()
-    out.print(escape(paper.abstract or "(no abstract)"))
+    out.print(_shown(paper.abstract or "(no abstract)"))
     out.print()
     for label, urls in (("code", paper.urls.code), ("link", paper.urls.other),
                         ("pdf", [paper.urls.pdf] if paper.urls.pdf else []),
@@ -273,7 +279,7 @@ def _print_paper(paper: Paper) -> None:
     if paper.claims:
         table = Table("claim", "metric", "benchmark", "baseline", title="claims", title_justify="left")
         for claim in paper.claims:
-            table.add_row(*(escape(x or "") for x in (claim.value, claim.metric, claim.benchmark, claim.baseline)))
+            table.add_row(*(_shown(x or "") for x in (claim.value, claim.metric, claim.benchmark, claim.baseline)))
         out.print(table)
     for source in paper.sources:
         listing = f"  ({escape(source.listing)})" if source.listing else ""
@@ -312,9 +318,9 @@ def search(
     if not rows:
         out.print("no papers match")
     for row, hit in zip(rows, hits, strict=True):
-        out.print(f"[bold]{row['rank']}. {escape(row['display_title'])}[/bold]  [dim]{row['id']} · "
+        out.print(f"[bold]{row['rank']}. {_shown(row['display_title'])}[/bold]  [dim]{row['id']} · "
                   f"{row['venue'] or ''} {row['year'] or ''} · score {row['score']:.3g}[/dim]")  # fmt: skip
-        snippet = escape(hit.snippet or row["snippet"]).replace("\x02", "[yellow]").replace("\x03", "[/yellow]")
+        snippet = _shown(hit.snippet or row["snippet"]).replace("\x02", "[yellow]").replace("\x03", "[/yellow]")
         out.print(f"   {snippet}", highlight=False)
 
 
@@ -380,7 +386,7 @@ def related(
     if not found:
         out.print("no related papers found")
     for rank, row in enumerate(found, start=1):
-        out.print(f"[bold]{rank}. {escape(row['display_title'])}[/bold]  [dim]{row['id']}[/dim]")
+        out.print(f"[bold]{rank}. {_shown(row['display_title'])}[/bold]  [dim]{row['id']}[/dim]")
         out.print(f"   {escape(row['reason'])}", highlight=False)
 
 
@@ -408,7 +414,7 @@ def topics(
     table = Table("topic", "papers", "about", title=f"{len(rows)} topics", title_justify="left")
     for row in sorted(rows, key=lambda r: -r["size"]):
         table.add_row(escape(row["label"]), str(row["size"]),
-                      "\n".join(escape(p["display_title"]) for p in row["papers"]))  # fmt: skip
+                      "\n".join(_shown(p["display_title"]) for p in row["papers"]))  # fmt: skip
     out.print(table)
 
 
@@ -491,8 +497,8 @@ def benchmarks(
                   "extracted, not verified", title_justify="left")  # fmt: skip
     for claim in found.claims:
         value = claim.value if claim.benchmark == found.name else f"{claim.value} ({claim.benchmark})"
-        table.add_row(escape(claim.display_title), escape(value), escape(claim.metric or ""),
-                      escape(claim.baseline or ""), escape(claim.text))  # fmt: skip
+        table.add_row(_shown(claim.display_title), _shown(value), escape(claim.metric or ""),
+                      escape(claim.baseline or ""), _shown(claim.text))  # fmt: skip
     out.print(table if found.claims else f"papers name {found.name}, but no claim on it was extracted")
 
 
@@ -622,7 +628,7 @@ def reading_list(
         return
     table = Table("id", "display title", "state", "tags", title=f"{len(rows)} papers", title_justify="left")
     for row in rows:
-        table.add_row(row["id"], escape(row["display_title"]), row["state"] or "", escape(", ".join(row["tags"])))
+        table.add_row(row["id"], _shown(row["display_title"]), row["state"] or "", escape(", ".join(row["tags"])))
     out.print(table)
 
 
@@ -647,7 +653,7 @@ def recommend(
         _print_json({"tag": tag_name, "suggestions": rows})
         return
     for rank, row in enumerate(rows, start=1):
-        out.print(f"[bold]{rank}. {escape(row['display_title'])}[/bold]  [dim]{row['id']}[/dim]")
+        out.print(f"[bold]{rank}. {_shown(row['display_title'])}[/bold]  [dim]{row['id']}[/dim]")
         out.print(f"   {escape(row['reason'])}", highlight=False)
 
 
@@ -693,7 +699,7 @@ def news(
     for name, hits in found.items():
         out.print(f"[bold]{escape(name)}[/bold]: {len(hits)} new")
         for hit in hits:
-            out.print(f"  {escape(hit.paper.display_title)}  [dim]{hit.paper.id}[/dim]")
+            out.print(f"  {_shown(hit.paper.display_title)}  [dim]{hit.paper.id}[/dim]")
 
 
 @app.command()
