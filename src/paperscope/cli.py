@@ -291,12 +291,16 @@ def search(
     filters = Filters.parse(venue, year, contribution, has_code)
     with _library(ctx, db) as library:
         hits = library.search(query, limit, filters, syntax, mode)
+        total = library.search_count(query, filters, mode) if syntax == "words" else len(hits)
     rows = [search_hit(h) for h in hits]
     if as_json:
-        _print_json({"query": query, "mode": mode, "results": rows})
+        _print_json({"query": query, "mode": mode, "total": total, "results": rows})
         return
     if not rows:
         out.print("no papers match")
+    else:
+        out.print(f"[dim]{total:,} papers match; the first {len(rows)}:[/dim]" if total > len(rows)
+                  else f"[dim]{total:,} papers match[/dim]")  # fmt: skip
     for row, hit in zip(rows, hits, strict=True):
         out.print(f"[bold]{row['rank']}. {escape(row['display_title'])}[/bold]  [dim]{row['id']} · "
                   f"{row['venue'] or ''} {row['year'] or ''} · score {row['score']:.3g}[/dim]")  # fmt: skip

@@ -73,7 +73,8 @@ def search(
 ) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         hits = library.search(q, limit, chosen, mode=mode)
-        return {"query": q, "mode": mode, "results": [search_hit(h) for h in hits]}
+        total = library.search_count(q, chosen, mode)
+        return {"query": q, "mode": mode, "total": total, "results": [search_hit(h) for h in hits]}
 
 
 @router.get("/stats", summary="Papers per venue and year, contribution, topic; top benchmarks and models; claims")

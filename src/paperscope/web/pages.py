@@ -73,7 +73,7 @@ def search_page(
             hits = library.search(q, PAGE, chosen, mode=mode)
             facets = library.search_facets(q, FACET_DEPTH, None, mode, PAGE)
             results = [search_hit(h) for h in hits[:PAGE]]
-            total = None
+            total = library.search_count(q, chosen, mode)
         else:
             results, facets, total = [], library.facets(chosen), library.count(chosen)
         topic_labels = {t.id: t.label for t in library.topics()}
