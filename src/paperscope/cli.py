@@ -309,14 +309,18 @@ def search(
     with _library(ctx, db) as library:
         hits = library.search(query, limit, filters, syntax, mode)
         searched_as = library.searched_as(query, mode, syntax)
+        total = library.search_count(query, filters, mode) if syntax == "words" else len(hits)
     rows = [search_hit(h) for h in hits]
     if as_json:
-        _print_json({"query": query, "mode": mode, "searched_as": searched_as, "results": rows})
+        _print_json({"query": query, "mode": mode, "searched_as": searched_as, "total": total, "results": rows})
         return
     if searched_as:
         out.print(f"[dim]searched as: {escape(searched_as)}[/dim]", highlight=False)
     if not rows:
         out.print("no papers match")
+    else:
+        out.print(f"[dim]{total:,} papers match; the first {len(rows)}:[/dim]" if total > len(rows)
+                  else f"[dim]{total:,} papers match[/dim]")  # fmt: skip
     for row, hit in zip(rows, hits, strict=True):
         out.print(f"[bold]{row['rank']}. {_shown(row['display_title'])}[/bold]  [dim]{row['id']} · "
                   f"{row['venue'] or ''} {row['year'] or ''} · score {row['score']:.3g}[/dim]")  # fmt: skip

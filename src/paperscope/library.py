@@ -17,8 +17,7 @@ from paperscope.analyze import topics as topic_model
 from paperscope.embed import embed_missing
 from paperscope.errors import PaperscopeError
 from paperscope.export import REFERENCES, citation, writer_for
-from paperscope.index import lexical, semantic, translate
-from paperscope.index.fusion import fuse
+from paperscope.index import fusion, lexical, semantic, translate
 from paperscope.model import Paper
 from paperscope.store import Store, open_store
 
@@ -28,6 +27,11 @@ MAX_LIKE_CHARS = 5_000  # a pasted abstract of 300 words is about 2,000
 ORDERS = ("relevance", "year", "venue", "name")  # how a search's results may be sorted
 FUSED_DEPTH = 100  # how deep each list goes into the fusion
 RELATED_CANDIDATES = 60  # how deep related() reads each of its two lists
+TITLE_CHECKED = 10  # how many of the first results are checked for a title equal to the query
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
 
 
 class NotFound(PaperscopeError):
@@ -262,9 +266,13 @@ class Library:
         return [SearchHit(rank, p, cosine, {"semantic": cosine}, "") for rank, p, cosine in papers if p]
 
     def search_count(self, text: str, filters: lexical.Filters | None = None, mode: str = "hybrid") -> int:
-        """How many results a search has (at most MAX_RESULTS): what its pages go through."""
-        ranked, _ = self._ranked(text, lexical.parse(text), MAX_RESULTS, filters, "words", mode, MAX_RESULTS)
-        return min(len(ranked), MAX_RESULTS)
+        """How many papers a search returns, however far one pages: every paper with every word, and
+        the others its evidence supports (a semantic search ranks FUSED_DEPTH papers by meaning)."""
+        query = lexical.parse(text)
+        ranked, _ = self._ranked(text, query, FUSED_DEPTH, filters, "words", mode, FUSED_DEPTH)
+        if mode == "semantic" and query.text:
+            return len(ranked)
+        return self.store.count_every(query, filters) + sum(1 for _, _, parts in ranked if not parts.get("every"))
 
     def searched_as(self, text: str, mode: str = "hybrid", syntax: str = "words") -> str | None:
         """What the words side of a search looked for when it was not the text as typed: the English
@@ -294,8 +302,10 @@ class Library:
         ranked, _ = self._ranked(text, lexical.parse(text), depth, filters, "words", mode, shown)
         return self.store.facet_counts_of([paper_id for paper_id, _, _ in ranked[:depth]])
 
-    def _ranked(self, text: str, query: lexical.Query, limit: int, filters: lexical.Filters | None, syntax: str,
-                mode: str, enough: int) -> tuple[list[tuple[str, float, dict[str, float]]], Paper | None]:  # fmt: skip
+    def search_lists(self, text: str, query: lexical.Query, limit: int, filters: lexical.Filters | None = None,
+                     syntax: str = "words", mode: str = "hybrid", enough: int | None = None,
+                     ) -> tuple[list[lexical.LexicalHit] | None, list[tuple[str, float]] | None]:  # fmt: skip
+        """The lexical hits and the semantic neighbours a search fuses (None for a list it does not use)."""
         if syntax not in ("words", "fts"):
             raise PaperscopeError(f"unknown query syntax {syntax!r}; words or fts")
         if mode not in MODES:
@@ -303,22 +313,36 @@ class Library:
         semantic_too = mode != "lexical" and syntax == "words" and bool(query.text)
         lexical_too = mode != "semantic" or not semantic_too
         depth = max(limit, FUSED_DEPTH) if semantic_too and lexical_too else limit
-        lists: dict[str, list[tuple[str, float]]] = {}
+        found = semantic_list = None
         if lexical_too:
             # The "any word" pass is skipped once `enough` papers have every word: it is most of the
             # cost on a large library, and only the first `enough` results are shown.
             found = self.store.search_lexical(self._lexical_query(text, query, syntax), depth, filters,
                                               text if syntax == "fts" else None, enough=enough)  # fmt: skip
-            lists["lexical"] = [(h.paper_id, h.score) for h in found]
         if semantic_too:
             # A phrase or a field in the query is a requirement: meaning then only reorders what has it.
-            within = {pid for pid, _ in lists["lexical"]} if lexical_too and query.strict else None
-            lists["semantic"] = self._nearest(query, depth, filters, within)
-        ranked = fuse(lists)
+            within = {h.paper_id for h in found} if found is not None and query.strict else None
+            semantic_list = self._nearest(query, depth, filters, within)
+        return found, semantic_list
+
+    def _ranked(self, text: str, query: lexical.Query, limit: int, filters: lexical.Filters | None, syntax: str,
+                mode: str, enough: int) -> tuple[fusion.Ranked, Paper | None]:  # fmt: skip
+        found, semantic_list = self.search_lists(text, query, limit, filters, syntax, mode, enough)
+        ranked = self._titled_first(query, fusion.combine(query.text, found, semantic_list))
         direct = self._direct(text)
         if direct:
-            ranked = [(direct.id, 0.0, {}), *[r for r in ranked if r[0] != direct.id]]
+            parts = next((r[2] for r in ranked if r[0] == direct.id), {})
+            ranked = [(direct.id, 0.0, parts), *[r for r in ranked if r[0] != direct.id]]
         return ranked, direct
+
+    def _titled_first(self, query: lexical.Query, ranked: fusion.Ranked) -> fusion.Ranked:
+        """The papers whose title is the query, word for word, ahead of the rest (they have every word)."""
+        wanted = _words(query.text)
+        if len(wanted) < 2:  # one word names a paper by its name, which lexical search already ranks first
+            return ranked
+        titled = [r for r in ranked[:TITLE_CHECKED] if r[2].get("every")
+                  and (paper := self.store.get_paper(r[0])) and _words(paper.title or paper.display_title) == wanted]  # fmt: skip
+        return [*titled, *(r for r in ranked if r not in titled)]
 
     def _direct(self, text: str) -> Paper | None:
         """The paper a query names by its id or by a source's own id."""

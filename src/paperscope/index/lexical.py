@@ -20,8 +20,9 @@ COLUMNS = ("name", "title", "display_title", "abstract", "models", "benchmarks",
 WEIGHTS = (6.0, 4.0, 3.0, 1.0, 2.0, 2.0, 1.0)  # bm25() weights, in COLUMNS order
 FIELDS = {"name": "name", "title": "title", "author": "authors", "benchmark": "benchmarks", "model": "models"}
 MAX_QUERY_CHARS = 2_000
-OR_POSTINGS = 3_000
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+# 3,000 kept too few words of a description: known-item MRR@10 0.890 -> 0.970 at 10,000 (bench/search_eval.py, tune part)
+OR_POSTINGS = 10_000
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 _TERM = re.compile(r'(?P<neg>-)?(?:(?P<field>[a-z]+):)?(?:"(?P<phrase>[^"]*)"?|(?P<word>[^\s"]+))', re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 # Words so common that scoring them means scoring nearly every paper; left out of the FTS5 expressions
@@ -38,7 +39,7 @@ def cjk_bigrams(text: str) -> str:
         run = match.group()
         return " " + (" ".join(run[i : i + 2] for i in range(len(run) - 1)) if len(run) > 1 else run) + " "
 
-    return _CJK.sub(pairs, text)
+    return CJK.sub(pairs, text)
 
 
 def document(paper: Paper) -> tuple[str, ...]:
@@ -65,7 +66,11 @@ class Query:
     @property
     def strict(self) -> bool:
         """Has a "phrase" or a field: term, which a paper must contain to be a result at all."""
-        return any(" : " in term or " " in term.strip('"') for term in self.must)
+        return bool(self.required())
+
+    def required(self) -> list[str]:
+        """The "phrases" and field: terms."""
+        return [term for term in self.must if " : " in term or " " in term.strip('"')]
 
     def filters(self, given: Filters | None) -> Filters:
         """The filters given, completed by the venue: and year: of the query."""
@@ -79,9 +84,15 @@ class Query:
         return _with_exclusions(" ".join(terms), self.exclude) if terms else None
 
     def any_term(self, frequency: Callable[[str], int] | None = None) -> str | None:
-        """Any term (OR): what BM25 ranking needs when no paper has them all."""
-        words = self.rarest(frequency)
-        return _with_exclusions(" OR ".join(words), self.exclude) if len(words) > 1 else None
+        """Any term (OR): what BM25 ranking needs when no paper has them all; the required ones still required."""
+        required = self.required()
+        words = [w for w in self.rarest(frequency) if w not in required]
+        if len(words) + len(required) < 2 or not words:
+            return None
+        expression = " OR ".join(words)
+        if required:
+            expression = " AND ".join([*required, f"({expression})"])
+        return _with_exclusions(expression, self.exclude)
 
     def content(self) -> list[str]:
         """The terms without stop words, unless nothing else is left ("the who")."""
@@ -209,6 +220,7 @@ class Filters:
 class LexicalHit:
     paper_id: str
     score: float  # BM25 with field weights; higher is better
+    every: bool = True  # has every term of the query (False: found by the "any term" pass)
 
 
 def search(db: sqlite3.Connection, query: Query, limit: int, filters: Filters | None = None,
@@ -232,14 +244,25 @@ def search(db: sqlite3.Connection, query: Query, limit: int, filters: Filters | 
     else:
         frequency = _frequencies(db, {} if known is None else known)
         expressions = [query.all_terms(), query.any_term(frequency)]
-    for expression in expressions:
+    for every, expression in zip((True, False), expressions, strict=False):
         if expression is None or len(hits) >= (enough or limit):
             continue
         for hit in _run(db, expression, limit, where, params):
             if hit.paper_id not in seen:
                 seen.add(hit.paper_id)
+                hit.every = every
                 hits.append(hit)
     return hits[:limit]
+
+
+def count_every(db: sqlite3.Connection, query: Query, filters: Filters | None = None) -> int:
+    """How many papers have every term of the query (all the papers passing the filters, for none)."""
+    where, params = query.filters(filters).sql()
+    if not query.must:
+        return int(db.execute(f"SELECT count(*) FROM papers AS p WHERE 1 {where}", params).fetchone()[0])
+    join = " JOIN papers AS p ON p.rowid = f.rowid" if where else ""
+    sql = f"SELECT count(*) FROM papers_fts AS f{join} WHERE papers_fts MATCH ? {where}"
+    return int(db.execute(sql, (query.all_terms(), *params)).fetchone()[0])
 
 
 def _frequencies(db: sqlite3.Connection, known: dict[str, object]) -> Callable[[str], int]:

@@ -60,6 +60,9 @@ class Store(Protocol):
     # searching
     def search_lexical(self, query: lexical.Query, limit: int, filters: lexical.Filters | None = None,
                        raw: str | None = None, enough: int | None = None) -> list[lexical.LexicalHit]: ...  # fmt: skip
+    def count_every(self, query: lexical.Query, filters: lexical.Filters | None = None) -> int:
+        """How many papers have every term of the query and pass the filters."""
+        ...
 
     def filtered_ids(self, filters: lexical.Filters) -> set[str]: ...
     def matching_ids(self, expression: str) -> set[str]: ...

@@ -152,6 +152,22 @@ def _matches(terms: Iterable[str], joiner: str) -> tuple[str, list]:
     return (f"({f' {joiner} '.join(parts)})" if parts else ""), params
 
 
+def _all_and_any(required: list[str], words: list[str]) -> tuple[str, list]:
+    """SQL matching every required term and any of the words."""
+    every, every_params = _matches(required, "AND")
+    some, some_params = _matches(words, "OR")
+    if not every or not some:
+        return every or some, every_params or some_params
+    return f"{every} AND {some}", [*every_params, *some_params]
+
+
+def _excluding(query: lexical.Query, where: str, params: list) -> tuple[str, list]:
+    """The filter clause, with the query's -excluded terms added."""
+    if query.exclude and (excluded := _matches(query.exclude, "OR"))[0]:
+        return where + f" AND NOT {excluded[0]}", [*params, *excluded[1]]
+    return where, params
+
+
 class PostgresStore:
     concurrent = True
 
@@ -550,14 +566,14 @@ class PostgresStore:
             return [lexical.LexicalHit(pid, 0.0) for (pid,) in rows]
         frequency = self._frequency()
         total = max(self._papers_total(), 1)
-        if query.exclude and (excluded := _matches(query.exclude, "OR"))[0]:
-            where, params = where + f" AND NOT {excluded[0]}", [*params, *excluded[1]]
-        passes = [(query.content(), "AND")]
-        if len(rarest := query.rarest(frequency)) > 1:
-            passes.append((rarest, "OR"))
+        where, params = _excluding(query, where, params)
+        required = query.required()
+        passes = [(query.content(), _matches(query.content(), "AND"))]
+        if (words := [w for w in query.rarest(frequency) if w not in required]) and len(words) + len(required) > 1:
+            passes.append(([*required, *words], _all_and_any(required, words)))  # the required ones still required
         hits: list[lexical.LexicalHit] = []
         seen: set[str] = set()
-        for terms, joiner in passes:
+        for every, (terms, condition) in zip((True, False), passes, strict=False):
             if len(hits) >= (enough or limit):
                 break
             scored = [(term, found) for term in terms if (found := pg_text.term(term))]
@@ -565,11 +581,22 @@ class PostgresStore:
                                 for _, (vector, _) in scored),
                      [x for term, (_, tsquery) in scored
                       for x in (_idf(_idf_frequency(term, frequency), total), tsquery)])  # fmt: skip
-            for hit in self._ranked(*_matches(terms, joiner), score, where, params, limit):
+            for hit in self._ranked(*condition, score, where, params, limit):
                 if hit.paper_id not in seen:
                     seen.add(hit.paper_id)
+                    hit.every = every
                     hits.append(hit)
         return hits[:limit]
+
+    def count_every(self, query: lexical.Query, filters: lexical.Filters | None = None) -> int:
+        if not query.must:
+            return self.count_papers(query.filters(filters))
+        where, params = _excluding(query, *_where(query.filters(filters)))
+        condition, condition_params = _matches(query.content(), "AND")
+        if not condition:
+            return 0
+        row = self._one(f"SELECT count(*) FROM papers AS p WHERE {condition} {where}", (*condition_params, *params))
+        return int(row[0])  # type: ignore[index]
 
     def _ranked(self, condition: str, condition_params: list, score: tuple[str, list], where: str, params: list,
                 limit: int) -> list[lexical.LexicalHit]:  # fmt: skip

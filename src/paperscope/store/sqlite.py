@@ -520,6 +520,9 @@ class SQLiteStore:
         except sqlite3.OperationalError as exc:  # only a raw FTS5 expression can be malformed
             raise PaperscopeError(f"invalid FTS5 query: {exc}") from None
 
+    def count_every(self, query: lexical.Query, filters: lexical.Filters | None = None) -> int:
+        return lexical.count_every(self.db, query, filters)
+
     def filtered_ids(self, filters: lexical.Filters) -> set[str]:
         where, params = filters.sql()
         return {r[0] for r in self.db.execute(f"SELECT p.id FROM papers AS p WHERE 1 {where}", params)}

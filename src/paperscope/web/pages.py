@@ -85,7 +85,7 @@ def search_page(
         searched_as = library.searched_as(q, mode)
     context = {"q": q, "mode": mode, "modes": MODES, "order": order, "orders": ORDERS,
                "results": [search_hit(h, q) for h in hits], "facets": facets, "total": total, "page": page,
-               "pages": max(1, -(-total // PAGE)), "first": (page - 1) * PAGE + 1, "chosen": chosen,
+               "pages": max(1, -(-min(total, MAX_RESULTS) // PAGE)), "first": (page - 1) * PAGE + 1, "chosen": chosen,
                "topic_labels": topic_labels, "searched_as": searched_as}  # fmt: skip
     return _render(request, "results.html" if fragment else "search.html", **context)
 
