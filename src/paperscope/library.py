@@ -86,7 +86,7 @@ class Library:
     def __init__(self, db: str | Path) -> None:
         self.store: Store = open_store(db)
         self._stats: tuple[tuple[int, int], stats_model.Stats] | None = None
-        self._translated: tuple[str, translate.Translation] | None = None  # the last query's
+        self._translated: tuple[tuple[str, tuple[int, int]], translate.Translation] | None = None  # the last query's
 
     def close(self) -> None:
         self.store.close()
@@ -283,9 +283,12 @@ class Library:
         return translation.text if translation.changed else None
 
     def _translation(self, text: str) -> translate.Translation:
+        if not translate.has_chinese(text):
+            return translate.Translation(text, text, ())
+        key = (text, self.store.version())  # the senses chosen depend on the library's vocabulary
         last = self._translated  # one read: another thread may replace it meanwhile
-        if last is None or last[0] != text:
-            last = self._translated = (text, translate.translate(text, self.store.document_frequency))
+        if last is None or last[0] != key:
+            last = self._translated = (key, translate.translate(text, self.store.document_frequency))
         return last[1]
 
     def _lexical_query(self, text: str, query: lexical.Query, syntax: str) -> lexical.Query:
