@@ -76,7 +76,9 @@ def test_claims_with_metric_benchmark_and_baseline(seed_papers):
     assert [c.value for c in seed(seed_papers, "003_", 27).claims] == ["18.99–28.14 points", "53–115×"]
     procad = seed(seed_papers, "003_", 13).claims
     assert [(c.value, c.baseline) for c in procad][1] == ("0.9%", "4.8%")  # "from 4.8% to 0.9%"
-    assert [c.value for c in seed(seed_papers, "000_", 35).claims] == ["870", "3×"]  # "$3\times$"
+    gorl = seed(seed_papers, "000_", 35).claims  # "$3\times$"; "outperforms … by over an order of magnitude"
+    assert [(c.value, c.baseline) for c in gorl] == [("870", None), ("3×", "the strongest baseline"),
+                                                     ("over an order of magnitude", "the strongest non-GoRL baseline")]
 
 
 def fields(claims):
@@ -115,6 +117,9 @@ def test_baselines_are_noun_phrases_and_metrics_are_only_what_the_sentence_says(
                             ("2×", "×", "reduces", "FLOPs", None, "original BERT"),
                             ("<1%", "%", "reduces", "accuracy", None, None),
                             ("4.3%", "%", "reduces", "average score", None, None)]  # fmt: skip
+    worded = find_claims("They run hundreds of times faster than Gatys et al. and cut memory by over an order of magnitude.")
+    assert [(c.value, c.unit, c.direction) for c in worded] == [("hundreds of times", "×", "improves"),
+                                                                 ("over an order of magnitude", "×", "reduces")]  # fmt: skip
     kinetics = find_claims("MARS reaches 72.7% accuracy on Kinetics compared to 72.0% and 65.6% with RGB and Flow.")
     assert [c.value for c in kinetics] == ["72.7%"]  # what it is compared with is not a result
     assert [(c.value, c.unit) for c in find_claims("Gains of 12.10, 6.51, and 2.85 percentage points.")] == [

@@ -46,6 +46,11 @@ _BEFORE_METRIC = re.compile(
     rf"(?<![\w.$-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})*)\s+(?:{_METRICS})\b"
 )
 _ONE_NUMBER = re.compile(_NUMBER)
+# Magnitudes in words: "over an order of magnitude", "hundreds of times", "more than a factor of three".
+_MORE_OF = re.compile(r"\s+(?:more|less|fewer|larger|smaller)\s+(?:data|parameters|samples|examples|tokens|compute)")
+_WORDED = re.compile(r"\b(?:(?:over|more than|nearly|almost|about|up to|roughly)\s+)?(?:(?:an?|one|two|three|several)\s+)?"
+                     r"(?:orders? of magnitude|(?:tens|hundreds|thousands) of times|factor of (?:two|three|four|five|ten|"
+                     r"\d+(?:\.\d+)?))\b")  # fmt: skip
 _FROM_TO = re.compile(rf"\bfrom\s+(?P<old>{_NUMBER}%?)(?:\s*\([^)]*\))?\s+to\s+(?P<new>{_NUMBER}%?)")
 _SETUP_AFTER = re.compile(r"^\s?(?:of|in)?\s*(?:the\s+)?(?:parameters|data|training|tokens|samples|examples|"
                           r"tasks|languages|GPU|memory|layers|size|inputs?)\b", re.IGNORECASE)  # fmt: skip
@@ -110,7 +115,7 @@ def find_claims(abstract: str, benchmarks: list[str] | None = None) -> list[Clai
     named = find_benchmarks(abstract) if benchmarks is None else benchmarks
     claims: list[Claim] = []
     for sentence in sentences(abstract):
-        if _DIGIT.search(sentence):
+        if _DIGIT.search(sentence) or any(words in sentence for words in ("magnitude", "of times", "factor of")):
             claims += _sentence_claims(_plain_math(sentence), [n for n in named if n in sentence])
     return claims
 
@@ -146,6 +151,9 @@ def _values(sentence: str) -> list[_Value]:
     for match in _VALUE.finditer(sentence):
         if not _SETUP_AFTER.match(sentence[match.end() :]):
             found.append((1, match.start(), match.end(), match.group().strip(), None))
+    for match in _WORDED.finditer(sentence) if "of" in sentence else ():
+        if not _SETUP_AFTER.match(sentence[match.end() :]) and not _MORE_OF.match(sentence, match.end()):
+            found.append((1, match.start(), match.end(), match.group(), None))
     for match in _BARE.finditer(sentence):
         found.append((2, match.start("value"), match.end("value"), match.group("value"), None))
     for match in _BEFORE_METRIC.finditer(sentence):
@@ -322,7 +330,7 @@ def _split(phrase: str | None) -> list[str]:
 
 def _unit(value: str) -> str | None:
     lower = value.lower()
-    for mark, unit in (("percentage point", "pp"), ("pp", "pp"), ("%", "%"),
+    for mark, unit in (("magnitude", "×"), ("factor", "×"), ("percentage point", "pp"), ("pp", "pp"), ("%", "%"),
                        ("point", "points"), ("pts", "points"), ("×", "×"), ("times", "×"), ("fold", "×"), ("fps", "FPS")):  # fmt: skip
         if mark in lower:
             return unit
