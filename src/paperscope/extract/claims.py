@@ -75,7 +75,7 @@ _OF_THE = re.compile(r"^\s*(?:of\s+(?:the\s+)?)?")
 _NP_STOP = re.compile(r"\s(?:of|in|on|for|across|with|over|compared|relative|when|while)\s.*$")
 _AND_VERB = re.compile(r",?\s(?:and|while|whereas)\s+(?:it\s+|also\s+|further\s+)?[a-z]+(?:s|ed|ing)\s")
 _NOT_AGAINST = re.compile(r"\b(?:averaged|aggregated|evaluated|tested|trained|measured)\s+$")
-_CLAUSE_END = re.compile(r";|\s(?:while|whereas|but)\s")
+_CLAUSE_END = re.compile(r";|\s(?:while|whereas)\s|,\s+but\s")  # not "a well-trained but static speculator"
 _CONJUNCTION = re.compile(r",|\s(?:and|or|while|whereas)\s")
 _ONLY_CONJUNCTIONS = re.compile(r"^(?:\s*(?:,|and|or)\s*)+$")
 # A baseline is the noun phrase after a comparing word; it ends before punctuation and before the
