@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from paperscope.extract import extract
 from paperscope.extract.claims import find_claims
 from paperscope.extract.names import find_name, schwartz_hearst
+from paperscope.model import Paper
 
 from .conftest import ROOT
 
@@ -126,6 +127,15 @@ def test_baselines_are_noun_phrases_and_metrics_are_only_what_the_sentence_says(
     assert [c.value for c in kinetics] == ["72.7%"]  # what it is compared with is not a result
     assert [(c.value, c.unit) for c in find_claims("Gains of 12.10, 6.51, and 2.85 percentage points.")] == [
         ("12.10 percentage points", "pp"), ("6.51 percentage points", "pp"), ("2.85 percentage points", "pp")]
+
+
+def test_claims_stored_before_unit_and_direction_still_read(seed_papers):
+    stored = seed(seed_papers, "000_", 15).to_dict()  # claims live in the paper's JSON: no schema change
+    for claim in stored["claims"]:
+        del claim["unit"], claim["direction"]
+    read = Paper.from_dict(stored).claims
+    assert [(c.value, c.unit, c.direction, c.benchmark) for c in read] == [("+59.4%", None, None, "Countdown"),
+                                                                           ("+69.7%", None, None, "Sudoku")]  # fmt: skip
 
 
 def test_setup_numbers_are_not_claims(seed_papers):
