@@ -120,6 +120,9 @@ def test_baselines_are_noun_phrases_and_metrics_are_only_what_the_sentence_says(
                             ("4.3%", "%", "reduces", "average score", None, None)]  # fmt: skip
     aurora = seed(seed_papers, "003_", 15).claims  # "over a well-trained but static speculator": "but" inside a phrase
     assert aurora[1].baseline == "a well-trained but static speculator"
+    unipelt = find_claims("UniPELT achieves 4% gains compared to the best PELT method that it incorporates and even "
+                          "outperforms fine-tuning.")  # fmt: skip
+    assert unipelt[0].baseline == "the best PELT method"  # a relative clause ends the phrase
     worded = find_claims("They run hundreds of times faster than Gatys et al. and cut memory by over an order of magnitude.")
     assert [(c.value, c.unit, c.direction) for c in worded] == [("hundreds of times", "×", "improves"),
                                                                  ("over an order of magnitude", "×", "reduces")]  # fmt: skip

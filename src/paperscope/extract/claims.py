@@ -82,7 +82,7 @@ _ONLY_CONJUNCTIONS = re.compile(r"^(?:\s*(?:,|and|or)\s*)+$")
 # words that start what the sentence says next ("by 32.6%", "on ImageNet", "and 8.80% over …").
 _COMPARE_AFTER = re.compile(r"\b(?:over|than|compared (?:to|with)|relative to|vs\.?|versus|outperform(?:s|ing|ed)?|"
                             r"surpass(?:es|ing|ed)?|beat(?:s|ing)?|exceed(?:s|ing|ed)?)\s+")  # fmt: skip
-_NP_END = re.compile(r"[,;:()\[\]]|\.(?!\d)|\s(?:by|on|in|at|across|with|while|when|for|under|using|without|"
+_NP_END = re.compile(r"[,;:()\[\]]|\.(?!\d)|\s(?:by|on|in|at|across|with|while|when|for|under|using|without|that|which|who|"
                      r"respectively|achiev\w*|reach\w*|(?:and|or)\s+(?:achiev|reach|improv|reduc|obtain|outperform|more|less|"
                      r"better|worse|higher|lower)\w*)\b|"
                      r"\s(?:and\s+)?(?:up to\s+|about\s+|nearly\s+|over\s+|more than\s+)?[+\-−]?\d")  # fmt: skip
