@@ -123,6 +123,9 @@ def test_baselines_are_noun_phrases_and_metrics_are_only_what_the_sentence_says(
     unipelt = find_claims("UniPELT achieves 4% gains compared to the best PELT method that it incorporates and even "
                           "outperforms fine-tuning.")  # fmt: skip
     assert unipelt[0].baseline == "the best PELT method"  # a relative clause ends the phrase
+    camero = find_claims("CAMERO outperforms the standard ensemble of 8 BERT-base models on GLUE by 0.7 with a "
+                         "significantly smaller model size.", ["GLUE"])  # fmt: skip
+    assert fields(camero) == [("0.7", None, "improves", None, "GLUE", "the standard ensemble of 8 BERT-base models")]
     worded = find_claims("They run hundreds of times faster than Gatys et al. and cut memory by over an order of magnitude.")
     assert [(c.value, c.unit, c.direction) for c in worded] == [("hundreds of times", "×", "improves"),
                                                                  ("over an order of magnitude", "×", "reduces")]  # fmt: skip

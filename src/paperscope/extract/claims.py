@@ -65,6 +65,7 @@ _AGAINST = re.compile(r"(?:compared (?:to|with)|vs\.?|versus|(?<!more )(?<!less 
 # improvements of 15.66%"), and a comparative after the value ("5.3× faster", "3x faster generation efficiency").
 _BY = (r"(?:\s*\([^)]{1,20}\))?\s+(?:by\s+(?:up to\s+|about\s+|around\s+|over\s+|more than\s+|nearly\s+|only\s+|"
        r"(?:an?\s+)?average\s+of\s+)?|from\s+)$")
+_BY_END = re.compile(r"\bby\s+(?:up to\s+|about\s+|around\s+|over\s+|more than\s+|nearly\s+|only\s+)?$")
 _VERB_OBJECT = re.compile(r"\b(?:improv|reduc|boost|increas|lower|decreas|cut|rais|enhanc|shorten|accelerat)\w*\s+"
                           rf"(?:the\s+|its\s+|their\s+|our\s+)?(?P<np>[\w@#.-]+(?:\s+[\w@#.-]+){{0,5}}?){_BY}")  # fmt: skip
 _GAIN_OF = re.compile(r"(?P<np>(?:[\w-]+\s+){0,3}?)(?:improvements?|gains?|reductions?|increases?|drops?|"
@@ -85,7 +86,7 @@ _COMPARE_AFTER = re.compile(r"\b(?:over|than|compared (?:to|with)|relative to|vs
 _NP_END = re.compile(r"[,;:()\[\]]|\.(?!\d)|\s(?:by|on|in|at|across|with|while|when|for|under|using|without|that|which|who|"
                      r"respectively|achiev\w*|reach\w*|(?:and|or)\s+(?:achiev|reach|improv|reduc|obtain|outperform|more|less|"
                      r"better|worse|higher|lower)\w*)\b|"
-                     r"\s(?:and\s+)?(?:up to\s+|about\s+|nearly\s+|over\s+|more than\s+)?[+\-−]?\d")  # fmt: skip
+                     r"(?<!\bof)\s(?:and\s+)?(?:up to\s+|about\s+|nearly\s+|over\s+|more than\s+)?[+\-−]?\d")  # fmt: skip
 _ARTICLE_ONLY = re.compile(r"^(?:the|a|an|all|both|its|their|our)?$", re.IGNORECASE)
 # "870 on HopperStand": a coined name after the value names where it was measured.
 _ON_NAME = re.compile(r"^\s*(?:\S+\s+){0,3}?on\s+(?:the\s+)?(?P<name>[A-Z][a-z0-9]*[A-Z0-9][\w.+-]*[\w+])")
@@ -351,6 +352,8 @@ def _direction(value: _Value, before: str, after: str) -> str | None:
         return "reduces" if new < old else "improves"
     cues = [(len(before) - m.end(), "reduces") for m in _REDUCES.finditer(before)]
     cues += [(len(before) - m.end(), "improves") for m in _IMPROVES.finditer(before)]
+    if cues and _BY_END.search(before):  # "outperforms X by 0.7": the verb before "by" says it
+        return min(cues)[1]
     cues += [(m.start(), "reduces") for m in _REDUCES.finditer(after)]
     cues += [(m.start(), "improves") for m in _IMPROVES.finditer(after)]
     return min(cues)[1] if cues else None
