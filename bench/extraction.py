@@ -169,12 +169,12 @@ def report(cases: list[tuple[dict, Paper]]) -> None:
           " the share with metric, benchmark and baseline all right (m, bm, bl each); fields if said: of the n claims"
           " found, the share right among those where paperscope fills the field (a field left empty is not counted),"
           " and unit (u) and direction (d) right where labelled")  # fmt: skip
-    print(f"{'field':<15}{'target':>7}" + "".join(f"{name:>36}" for name in parts) + f"{'baseline held-out':>36}")
+    print(f"{'field':<15}{'target':>7}" + "".join(f"{name:>40}" for name in parts) + f"{'baseline held-out':>40}")
     ours = {name: score([(gold(lab), predicted(p)) for lab, p in part]) for name, part in parts.items()}
     base = score([(gold(lab), baseline(p)) for lab, p in parts["held-out all"]])
     for field, target in [*TARGETS.items(), ("fields if said", None)]:
-        row = f"{field:<15}{'' if target is None else f'{target:.2f}':>7}" + "".join(f"{ours[name][field]:>36}" for name in parts)
-        print(row + f"{base[field]:>36}")
+        row = f"{field:<15}{'' if target is None else f'{target:.2f}':>7}" + "".join(f"{ours[name][field]:>40}" for name in parts)
+        print(row + f"{base[field]:>40}")
     seeds = [p for lab, p in cases if lab["set"] == "seeds"]
     named = [p for p in seeds if p.name]
     print(f"display titles (seeds): {sum(len(p.display_title) <= 91 for p in seeds)}/{len(seeds)} within 90 characters,"

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from paperscope.extract import extract
 from paperscope.extract.claims import find_claims
 from paperscope.extract.names import find_name, schwartz_hearst
+from paperscope.model import Paper
 
 from .conftest import ROOT
 
@@ -76,7 +77,9 @@ def test_claims_with_metric_benchmark_and_baseline(seed_papers):
     assert [c.value for c in seed(seed_papers, "003_", 27).claims] == ["18.99–28.14 points", "53–115×"]
     procad = seed(seed_papers, "003_", 13).claims
     assert [(c.value, c.baseline) for c in procad][1] == ("0.9%", "4.8%")  # "from 4.8% to 0.9%"
-    assert [c.value for c in seed(seed_papers, "000_", 35).claims] == ["870", "3×"]  # "$3\times$"
+    gorl = seed(seed_papers, "000_", 35).claims  # "$3\times$"; "outperforms … by over an order of magnitude"
+    assert [(c.value, c.baseline) for c in gorl] == [("870", None), ("3×", "the strongest baseline"),
+                                                     ("over an order of magnitude", "the strongest non-GoRL baseline")]
 
 
 def fields(claims):
@@ -115,10 +118,30 @@ def test_baselines_are_noun_phrases_and_metrics_are_only_what_the_sentence_says(
                             ("2×", "×", "reduces", "FLOPs", None, "original BERT"),
                             ("<1%", "%", "reduces", "accuracy", None, None),
                             ("4.3%", "%", "reduces", "average score", None, None)]  # fmt: skip
+    aurora = seed(seed_papers, "003_", 15).claims  # "over a well-trained but static speculator": "but" inside a phrase
+    assert aurora[1].baseline == "a well-trained but static speculator"
+    unipelt = find_claims("UniPELT achieves 4% gains compared to the best PELT method that it incorporates and even "
+                          "outperforms fine-tuning.")  # fmt: skip
+    assert unipelt[0].baseline == "the best PELT method"  # a relative clause ends the phrase
+    camero = find_claims("CAMERO outperforms the standard ensemble of 8 BERT-base models on GLUE by 0.7 with a "
+                         "significantly smaller model size.", ["GLUE"])  # fmt: skip
+    assert fields(camero) == [("0.7", None, "improves", None, "GLUE", "the standard ensemble of 8 BERT-base models")]
+    worded = find_claims("They run hundreds of times faster than Gatys et al. and cut memory by over an order of magnitude.")
+    assert [(c.value, c.unit, c.direction) for c in worded] == [("hundreds of times", "×", "improves"),
+                                                                 ("over an order of magnitude", "×", "reduces")]  # fmt: skip
     kinetics = find_claims("MARS reaches 72.7% accuracy on Kinetics compared to 72.0% and 65.6% with RGB and Flow.")
     assert [c.value for c in kinetics] == ["72.7%"]  # what it is compared with is not a result
     assert [(c.value, c.unit) for c in find_claims("Gains of 12.10, 6.51, and 2.85 percentage points.")] == [
         ("12.10 percentage points", "pp"), ("6.51 percentage points", "pp"), ("2.85 percentage points", "pp")]
+
+
+def test_claims_stored_before_unit_and_direction_still_read(seed_papers):
+    stored = seed(seed_papers, "000_", 15).to_dict()  # claims live in the paper's JSON: no schema change
+    for claim in stored["claims"]:
+        del claim["unit"], claim["direction"]
+    read = Paper.from_dict(stored).claims
+    assert [(c.value, c.unit, c.direction, c.benchmark) for c in read] == [("+59.4%", None, None, "Countdown"),
+                                                                           ("+69.7%", None, None, "Sudoku")]  # fmt: skip
 
 
 def test_setup_numbers_are_not_claims(seed_papers):

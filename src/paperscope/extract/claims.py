@@ -46,6 +46,11 @@ _BEFORE_METRIC = re.compile(
     rf"(?<![\w.$-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})*)\s+(?:{_METRICS})\b"
 )
 _ONE_NUMBER = re.compile(_NUMBER)
+# Magnitudes in words: "over an order of magnitude", "hundreds of times", "more than a factor of three".
+_MORE_OF = re.compile(r"\s+(?:more|less|fewer|larger|smaller)\s+(?:data|parameters|samples|examples|tokens|compute)")
+_WORDED = re.compile(r"\b(?:(?:over|more than|nearly|almost|about|up to|roughly)\s+)?(?:(?:an?|one|two|three|several)\s+)?"
+                     r"(?:orders? of magnitude|(?:tens|hundreds|thousands) of times|factor of (?:two|three|four|five|ten|"
+                     r"\d+(?:\.\d+)?))\b")  # fmt: skip
 _FROM_TO = re.compile(rf"\bfrom\s+(?P<old>{_NUMBER}%?)(?:\s*\([^)]*\))?\s+to\s+(?P<new>{_NUMBER}%?)")
 _SETUP_AFTER = re.compile(r"^\s?(?:of|in)?\s*(?:the\s+)?(?:parameters|data|training|tokens|samples|examples|"
                           r"tasks|languages|GPU|memory|layers|size|inputs?)\b", re.IGNORECASE)  # fmt: skip
@@ -60,6 +65,7 @@ _AGAINST = re.compile(r"(?:compared (?:to|with)|vs\.?|versus|(?<!more )(?<!less 
 # improvements of 15.66%"), and a comparative after the value ("5.3× faster", "3x faster generation efficiency").
 _BY = (r"(?:\s*\([^)]{1,20}\))?\s+(?:by\s+(?:up to\s+|about\s+|around\s+|over\s+|more than\s+|nearly\s+|only\s+|"
        r"(?:an?\s+)?average\s+of\s+)?|from\s+)$")
+_BY_END = re.compile(r"\bby\s+(?:up to\s+|about\s+|around\s+|over\s+|more than\s+|nearly\s+|only\s+)?$")
 _VERB_OBJECT = re.compile(r"\b(?:improv|reduc|boost|increas|lower|decreas|cut|rais|enhanc|shorten|accelerat)\w*\s+"
                           rf"(?:the\s+|its\s+|their\s+|our\s+)?(?P<np>[\w@#.-]+(?:\s+[\w@#.-]+){{0,5}}?){_BY}")  # fmt: skip
 _GAIN_OF = re.compile(r"(?P<np>(?:[\w-]+\s+){0,3}?)(?:improvements?|gains?|reductions?|increases?|drops?|"
@@ -70,17 +76,17 @@ _OF_THE = re.compile(r"^\s*(?:of\s+(?:the\s+)?)?")
 _NP_STOP = re.compile(r"\s(?:of|in|on|for|across|with|over|compared|relative|when|while)\s.*$")
 _AND_VERB = re.compile(r",?\s(?:and|while|whereas)\s+(?:it\s+|also\s+|further\s+)?[a-z]+(?:s|ed|ing)\s")
 _NOT_AGAINST = re.compile(r"\b(?:averaged|aggregated|evaluated|tested|trained|measured)\s+$")
-_CLAUSE_END = re.compile(r";|\s(?:while|whereas|but)\s")
+_CLAUSE_END = re.compile(r";|\s(?:while|whereas)\s|,\s+but\s")  # not "a well-trained but static speculator"
 _CONJUNCTION = re.compile(r",|\s(?:and|or|while|whereas)\s")
 _ONLY_CONJUNCTIONS = re.compile(r"^(?:\s*(?:,|and|or)\s*)+$")
 # A baseline is the noun phrase after a comparing word; it ends before punctuation and before the
 # words that start what the sentence says next ("by 32.6%", "on ImageNet", "and 8.80% over …").
 _COMPARE_AFTER = re.compile(r"\b(?:over|than|compared (?:to|with)|relative to|vs\.?|versus|outperform(?:s|ing|ed)?|"
                             r"surpass(?:es|ing|ed)?|beat(?:s|ing)?|exceed(?:s|ing|ed)?)\s+")  # fmt: skip
-_NP_END = re.compile(r"[,;:()\[\]]|\.(?!\d)|\s(?:by|on|in|at|across|with|while|when|for|under|using|without|"
+_NP_END = re.compile(r"[,;:()\[\]]|\.(?!\d)|\s(?:by|on|in|at|across|with|while|when|for|under|using|without|that|which|who|"
                      r"respectively|achiev\w*|reach\w*|(?:and|or)\s+(?:achiev|reach|improv|reduc|obtain|outperform|more|less|"
                      r"better|worse|higher|lower)\w*)\b|"
-                     r"\s(?:and\s+)?(?:up to\s+|about\s+|nearly\s+|over\s+|more than\s+)?[+\-−]?\d")  # fmt: skip
+                     r"(?<!\bof)\s(?:and\s+)?(?:up to\s+|about\s+|nearly\s+|over\s+|more than\s+)?[+\-−]?\d")  # fmt: skip
 _ARTICLE_ONLY = re.compile(r"^(?:the|a|an|all|both|its|their|our)?$", re.IGNORECASE)
 # "870 on HopperStand": a coined name after the value names where it was measured.
 _ON_NAME = re.compile(r"^\s*(?:\S+\s+){0,3}?on\s+(?:the\s+)?(?P<name>[A-Z][a-z0-9]*[A-Z0-9][\w.+-]*[\w+])")
@@ -110,7 +116,7 @@ def find_claims(abstract: str, benchmarks: list[str] | None = None) -> list[Clai
     named = find_benchmarks(abstract) if benchmarks is None else benchmarks
     claims: list[Claim] = []
     for sentence in sentences(abstract):
-        if _DIGIT.search(sentence):
+        if _DIGIT.search(sentence) or any(words in sentence for words in ("magnitude", "of times", "factor of")):
             claims += _sentence_claims(_plain_math(sentence), [n for n in named if n in sentence])
     return claims
 
@@ -146,6 +152,9 @@ def _values(sentence: str) -> list[_Value]:
     for match in _VALUE.finditer(sentence):
         if not _SETUP_AFTER.match(sentence[match.end() :]):
             found.append((1, match.start(), match.end(), match.group().strip(), None))
+    for match in _WORDED.finditer(sentence) if "of" in sentence else ():
+        if not _SETUP_AFTER.match(sentence[match.end() :]) and not _MORE_OF.match(sentence, match.end()):
+            found.append((1, match.start(), match.end(), match.group(), None))
     for match in _BARE.finditer(sentence):
         found.append((2, match.start("value"), match.end("value"), match.group("value"), None))
     for match in _BEFORE_METRIC.finditer(sentence):
@@ -322,7 +331,7 @@ def _split(phrase: str | None) -> list[str]:
 
 def _unit(value: str) -> str | None:
     lower = value.lower()
-    for mark, unit in (("percentage point", "pp"), ("pp", "pp"), ("%", "%"),
+    for mark, unit in (("magnitude", "×"), ("factor", "×"), ("percentage point", "pp"), ("pp", "pp"), ("%", "%"),
                        ("point", "points"), ("pts", "points"), ("×", "×"), ("times", "×"), ("fold", "×"), ("fps", "FPS")):  # fmt: skip
         if mark in lower:
             return unit
@@ -343,6 +352,8 @@ def _direction(value: _Value, before: str, after: str) -> str | None:
         return "reduces" if new < old else "improves"
     cues = [(len(before) - m.end(), "reduces") for m in _REDUCES.finditer(before)]
     cues += [(len(before) - m.end(), "improves") for m in _IMPROVES.finditer(before)]
+    if cues and _BY_END.search(before):  # "outperforms X by 0.7": the verb before "by" says it
+        return min(cues)[1]
     cues += [(m.start(), "reduces") for m in _REDUCES.finditer(after)]
     cues += [(m.start(), "improves") for m in _IMPROVES.finditer(after)]
     return min(cues)[1] if cues else None
