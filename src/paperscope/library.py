@@ -101,16 +101,12 @@ class Library:
         vectors = self.vectors()
         order = sorted(range(len(vectors)), key=vectors.ids.__getitem__)  # id order: the same library, the same topics
         ids = [vectors.ids[i] for i in order]
-        if progress:
-            progress("topics", 0, 1)
         papers = (self.store.get_paper(i) for i in ids)
-        layout = topic_model.cluster(vectors.matrix[order], [semantic.text_of(p) for p in papers if p], count)
+        layout = topic_model.cluster(vectors.matrix[order], [semantic.text_of(p) for p in papers if p], count, progress)
         with self.store.transaction():
             self.store.put_layout(((t.id, t.label, t.keywords, t.size) for t in layout.topics),
                                   ((pid, int(t), float(x), float(y)) for pid, t, (x, y)
                                    in zip(ids, layout.assignment, layout.xy, strict=True)))  # fmt: skip
-        if progress:
-            progress("topics", 1, 1)
         return layout.topics
 
     def topics(self) -> list[topic_model.Topic]:
