@@ -80,12 +80,12 @@ def _grams(run: list[str]) -> Iterable[str]:
 
 def distinct(ranked: Iterable[str], limit: int) -> list[str]:
     """The first `limit` phrases, skipping one that shares a telling word with a phrase already taken
-    ("neural networks" or "graph neural" after "graph neural networks"; "deep learning" and
-    "reinforcement learning" share only a generic word, so both stay)."""
+    ("neural networks" or "graph neural" after "graph neural networks", "robots" after "robot";
+    "deep learning" and "reinforcement learning" share only a generic word, so both stay)."""
     taken: list[str] = []
     telling: set[str] = set()
     for phrase in ranked:
-        words = set(phrase.split()) - GENERIC_WORDS
+        words = {_singular(w) for w in phrase.split() if w not in GENERIC_WORDS}
         if words & telling or not words:
             continue
         taken.append(phrase)
@@ -93,3 +93,7 @@ def distinct(ranked: Iterable[str], limit: int) -> list[str]:
         if len(taken) == limit:
             break
     return taken
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word

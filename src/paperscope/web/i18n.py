@@ -31,7 +31,7 @@ WORDS: dict[str, dict[str, str]] = {
         "to read": "To read", "reading": "Reading", "read": "Read", "none": "Not listed", "queue": "+ To read",
         "recommend": "Recommended", "news": "News", "changes": "Changes", "because": "because",
         "added": "Added", "changed": "Changed", "removed": "Withdrawn", "no_news": "No saved searches yet.",
-        "nothing": "Nothing here yet.", "remove": "remove",
+        "nothing": "Nothing here yet.", "remove": "remove", "not_relevant": "Not relevant",
     },
     "zh": {
         "search": "搜索", "browse": "浏览", "query_label": "搜索论文",
@@ -56,7 +56,7 @@ WORDS: dict[str, dict[str, str]] = {
         "to read": "待读", "reading": "在读", "read": "已读", "none": "不在清单", "queue": "+ 待读",
         "recommend": "推荐", "news": "新论文", "changes": "变更", "because": "因为",
         "added": "新增", "changed": "有改动", "removed": "已撤回", "no_news": "还没有保存的搜索。",
-        "nothing": "这里还没有内容。", "remove": "移除",
+        "nothing": "这里还没有内容。", "remove": "移除", "not_relevant": "不相关",
     },
 }  # fmt: skip
 
