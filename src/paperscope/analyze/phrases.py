@@ -46,14 +46,14 @@ GENRE_WORDS = frozenset("""
 # scikit-learn's list (Glasgow's) also holds words that name research topics: "computer vision".
 _TOPICAL = {"bottom", "computer", "fire", "front", "full", "interest", "move", "name", "part", "side", "system",
             "thick", "thin", "top"}  # fmt: skip
-STOP_WORDS = (frozenset(ENGLISH_STOP_WORDS) - _TOPICAL) | GENRE_WORDS
+STOP_WORDS = (frozenset(ENGLISH_STOP_WORDS) - _TOPICAL) | GENRE_WORDS | {"et", "al", "e", "g", "i", "ie", "eg", "vs"}
 # Words that belong in a phrase ("large language models", "training data") but say nothing alone.
 GENERIC_WORDS = frozenset("""
-    accuracy algorithm algorithms analysis baseline baselines benchmark benchmarks conditions data
+    accuracy algorithm algorithms analysis baseline baselines benchmark benchmarks case cases conditions data
     dataset datasets efficiency efficient factor factors information intrinsic learning mechanism
     mechanisms metric metrics model models network networks process processes quality step steps system
-    systems training
-""".split()) | {"et", "al", "e", "g", "i", "ie", "eg", "vs"}
+    sqrt systems training
+""".split())
 
 
 def phrases(text: str) -> list[str]:

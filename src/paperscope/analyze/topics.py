@@ -27,7 +27,7 @@ MAX_TOPICS = 60
 COUNT_FACTORS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)  # candidate counts: these times sqrt(n / 2), at most MAX_TOPICS
 SILHOUETTE_SAMPLE = 3_000
 MIN_SHARE = 0.08  # a label phrase occurs in at least this share of its topic's papers
-LONGER_PHRASE_WEIGHT = 1.0  # a two-word phrase counts twice, a three-word one three times
+LONGER_PHRASE_WEIGHT = 2.0  # a two-word phrase counts three times, a three-word one five times
 
 Progress = Callable[[str, int, int], None]
 
