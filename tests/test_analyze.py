@@ -9,8 +9,12 @@ from xml.etree import ElementTree
 
 from PIL import Image
 
+from paperscope.analyze import phrases
+from paperscope.analyze import topics as topic_model
 from paperscope.analyze.benchmarks import close_names, find
+from paperscope.analyze.charts import topic_name
 from paperscope.analyze.stats import compute
+from paperscope.index import semantic
 from paperscope.library import Library
 from paperscope.model import Claim
 
@@ -27,6 +31,41 @@ def test_every_paper_gets_a_topic_and_a_place_on_the_map(seeded_db):
         assert all(len(p.topics) == 1 and p.topics[0] in labels for p in papers)
         points = library.map_points()
         assert len(points) == 51 and all(0 <= x <= 1 and 0 <= y <= 1 for *_, x, y in points)
+
+
+def test_key_phrases_hold_no_function_words():
+    found = phrases.phrases("We propose speculative decoding (SD), yet it shows 2x speedups for large language "
+                            "models and state-of-the-art computer vision; DP and OOD are studied.")  # fmt: skip
+    assert {"speculative decoding", "large language models", "computer vision", "speedups"} <= set(found)
+    assert not {"yet", "propose", "shows", "models", "dp", "ood", "sd", "models computer"} & set(found)
+    assert phrases.distinct(["graph neural networks", "neural networks", "graph", "point cloud"], 3) == [
+        "graph neural networks", "point cloud"]  # fmt: skip
+
+
+def test_topic_labels_are_phrases_their_papers_use(seeded_db):
+    with Library(seeded_db) as library:
+        topics = {t.label: t for t in library.topics()}
+        texts = {label: [] for label in topics}
+        for paper in library.papers():
+            texts[paper.topics[0]].append(set(phrases.phrases(semantic.text_of(paper))))
+    shown = [phrase for label in topics for phrase in label.split(", ")]
+    assert any(" " in phrase for phrase in shown)  # two- and three-word phrases first
+    assert not {word for phrase in shown for word in phrase.split()} & phrases.STOP_WORDS
+    for label, used in texts.items():
+        for phrase in label.split(", "):
+            users = sum(phrase in mine for mine in used)
+            assert users >= 2 and users >= topic_model.MIN_SHARE * len(used), (label, phrase)
+
+
+def test_the_number_of_topics_is_the_count_with_the_best_silhouette(seeded_db):
+    with Library(seeded_db) as library:
+        vectors = library.vectors()
+        texts = [semantic.text_of(library.paper(pid)) for pid in vectors.ids]
+    steps = []
+    layout = topic_model.cluster(vectors.matrix, texts, progress=lambda stage, done, total: steps.append((done, total)))
+    assert sorted(layout.silhouettes) == topic_model.candidate_counts(51) and len(layout.silhouettes) >= 4
+    assert len(layout.topics) == max(layout.silhouettes, key=layout.silhouettes.__getitem__)
+    assert steps == [(done, len(layout.silhouettes) + 2) for done in range(len(layout.silhouettes) + 3)]
 
 
 def test_the_same_papers_give_the_same_topics(seeded_db, tmp_path):
@@ -50,8 +89,15 @@ def test_topics_from_the_command_line_with_a_chosen_count(seeded_copy):
 def test_the_map_is_drawn_as_svg_and_png(seeded_db, tmp_path):
     svg, png = tmp_path / "map.svg", tmp_path / "map.png"
     assert run_cli("--db", seeded_db, "map", "-o", svg).code == 0
-    circles = ElementTree.parse(svg).getroot().findall(".//{http://www.w3.org/2000/svg}circle")
-    assert len(circles) == 51 and len({c.get("fill") for c in circles}) > 1
+    root = ElementTree.parse(svg).getroot()
+    circles = root.findall(".//{http://www.w3.org/2000/svg}circle")
+    topics = {c.get("data-topic") for c in circles}
+    assert len(circles) == 51 and len({c.get("fill") for c in circles}) == len(topics) > 1  # a colour each
+    labels = root.findall(".//{http://www.w3.org/2000/svg}text")
+    assert {t.get("data-topic") for t in labels} == topics  # each topic named on the map
+    with Library(seeded_db) as library:
+        first = {str(t.id): topic_name(t.id, t.label) for t in library.topics()}
+    assert {t.get("data-topic"): t.text for t in labels} == first
     assert run_cli("--db", seeded_db, "map", "-o", png).code == 0
     with Image.open(png) as image:
         assert image.width > 500 and len(image.getcolors(1_000_000) or []) > 10
@@ -119,7 +165,9 @@ def test_embedding_topics_and_the_map_report_progress_from_the_start(tmp_path):
         library.ingest([SEEDS], progress=lambda stage, done, total: heard.append((stage, done, total)))
     vectors = [(done, total) for stage, done, total in heard if stage == "vectors"]
     assert vectors[:3] == [(0, 51), (16, 51), (32, 51)] and vectors[-1] == (51, 51)  # a rate after 32 papers
-    assert [(d, t) for s, d, t in heard if s == "topics"] == [(0, 2), (1, 2), (2, 2)]
+    topics = [(d, t) for s, d, t in heard if s == "topics"]  # each candidate count of k-means, then the labels
+    assert topics[0] == (0, topics[0][1]) and topics[-1] == (topics[0][1], topics[0][1]) and len(topics) >= 3
+    assert [d for d, _ in topics] == sorted(d for d, _ in topics)
     steps = [(done, total) for stage, done, total in heard if stage == "map"]
     assert steps[0] == (0, 1000) and steps[-1] == (1000, 1000)
     inner = [done for done, _ in steps[1:-1]]

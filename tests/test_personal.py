@@ -7,12 +7,13 @@ import json
 
 import pytest
 
+from paperscope.analyze import phrases
 from paperscope.errors import PaperscopeError
 from paperscope.library import Library
 from paperscope.normalize.html import note_to_html
 from paperscope.personal import Personal
 
-from .conftest import CORPUS, SEEDS, run_cli
+from .conftest import CORPUS, ROOT, SEEDS, run_cli
 
 VSD, AURORA, NEMO = "lb4pvidcied2", "etoxgtwakr3b", "drqlcr3nir3z"
 
@@ -118,3 +119,41 @@ def test_each_reader_has_their_own_tags_notes_and_saved_searches(seeded_any):
         assert me.tags() == [] and me.note(NEMO) is None
         assert alice.note(NEMO) == "alice's note" and bob.note(NEMO) is None
         assert [name for name, _, _ in bob.saved_searches()] == ["robots"] and alice.saved_searches() == []
+
+
+RELIABILITY = json.loads((ROOT / "bench" / "data" / "seed_topics.json").read_text(encoding="utf-8"))["topics"][
+    "LLM reasoning, reliability and interpretability"]  # fmt: skip
+
+
+def test_papers_tagged_on_hallucination_and_reliability_bring_more_of_their_topic(seeded_copy):
+    """Three papers on reasoning hallucinations, reliable decisions and robustness once drew 0 of 5
+    suggestions from their topic, with reasons like "yet" and "show"."""
+    tagged = ["p4x5xyurmheh", "nklo4hluqeqj", "ftzw3tgjf6d2"]
+    with Library(seeded_copy) as library:
+        me = Personal(library)
+        for paper_id in tagged:
+            me.tag(paper_id, "reliability")
+        found = me.recommend("reliability", 5)
+    assert sum(s.paper.id in RELIABILITY for s in found) >= 2
+    for suggestion in found:
+        assert suggestion.because.id in tagged and suggestion.shared_phrases
+        assert not {w for p in suggestion.shared_phrases for w in p.split()} & phrases.STOP_WORDS
+
+
+def test_a_paper_marked_not_relevant_is_never_suggested_and_steers_the_rest(seeded_copy):
+    db = ("--db", seeded_copy)
+    run_cli(*db, "tag", VSD, "decoding")
+    run_cli(*db, "tag", AURORA, "decoding")
+    first = json.loads(run_cli(*db, "recommend", "--tag", "decoding", "--json").out)["suggestions"]
+    dismissed = [s["id"] for s in first[:2]]
+    assert run_cli(*db, "not-relevant", *dismissed).out.strip() == f"{', '.join(dismissed)}: not relevant"
+    again = json.loads(run_cli(*db, "recommend", "--tag", "decoding", "--json").out)["suggestions"]
+    assert len(again) == len(first) and not {s["id"] for s in again} & set(dismissed)
+    assert [s["id"] for s in again] != [s["id"] for s in first if s["id"] not in dismissed][: len(again)]
+    assert json.loads(run_cli(*db, "tags", "--json").out)["tags"] == [
+        {"tag": "decoding", "papers": 2}, {"tag": "not relevant", "papers": 2}]  # fmt: skip
+    refused = run_cli(*db, "recommend", "--tag", "not relevant")
+    assert refused.code == 1 and "marks what not to suggest" in refused.err
+    run_cli(*db, "not-relevant", dismissed[0], "--undo")
+    back = json.loads(run_cli(*db, "recommend", "--tag", "decoding", "--json").out)["suggestions"]
+    assert dismissed[0] in {s["id"] for s in back} and dismissed[1] not in {s["id"] for s in back}

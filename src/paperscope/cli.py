@@ -41,7 +41,7 @@ from paperscope.index.lexical import Filters
 from paperscope.library import MAX_RESULTS, Library
 from paperscope.model import Paper
 from paperscope.normalize.math import to_unicode
-from paperscope.personal import Personal
+from paperscope.personal import NOT_RELEVANT, Personal
 from paperscope.pipeline import IngestReport
 from paperscope.results import benchmark_dict, benchmarks_list, paper_summary, related_paper, search_hit, stats_dict
 from paperscope.sources.table import parse_map
@@ -636,6 +636,23 @@ def reading_list(
     out.print(table)
 
 
+@app.command("not-relevant")
+def not_relevant(
+    ctx: typer.Context,
+    paper_ids: Annotated[list[str], typer.Argument(metavar="ID...", help="The papers' ids.", show_default=False)],
+    db: DbOption = None,
+    undo: Annotated[bool, typer.Option("--undo", help="Take the mark off instead.")] = False,
+) -> None:
+    """Mark papers not relevant to you: never suggested again, and what recommendations steer away from.
+
+    Example: paperscope not-relevant drqlcr3nir3z
+    """
+    with personal(ctx, db) as (_, mine):
+        for paper_id in paper_ids:
+            mine.mark_not_relevant(paper_id, on=not undo)
+    out.print(f"{', '.join(paper_ids)}: {'relevant again' if undo else NOT_RELEVANT}")
+
+
 @app.command()
 def recommend(
     ctx: typer.Context,
@@ -645,7 +662,8 @@ def recommend(
     limit: Annotated[int, typer.Option(min=1, max=200, help="How many suggestions.")] = 10,
     as_json: JsonOption = False,
 ) -> None:
-    """Papers like the ones you tagged (or queued), each with why: the nearest liked paper, shared terms.
+    """Papers like the ones you tagged (or queued) and unlike those marked not relevant, each with why:
+    the nearest liked paper and the key phrases both use.
 
     Example: paperscope recommend --tag agents
     """

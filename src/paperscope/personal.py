@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import orjson
 
+from paperscope.analyze import phrases
 from paperscope.analyze.recommend import recommend
 from paperscope.errors import PaperscopeError
 from paperscope.index import lexical
@@ -19,10 +20,10 @@ from paperscope.model import Paper
 from paperscope.store import DEFAULT_READER
 
 STATES = ("to read", "reading", "read")
+NOT_RELEVANT = "not relevant"  # the tag that marks what the reader does not want suggested
 MAX_TAG = 60
 MAX_NOTE = 20_000
 _TAG = re.compile(r"[^\s,;][^,;]*")
-_WORD = re.compile(r"[a-z][a-z0-9]{2,}")
 
 
 @dataclass
@@ -31,12 +32,12 @@ class Suggestion:
     score: float
     because: Paper  # the liked paper it is nearest to
     similarity: float
-    shared_terms: list[str]
+    shared_phrases: list[str]
 
     @property
     def reason(self) -> str:
-        terms = f"; shares {', '.join(self.shared_terms)}" if self.shared_terms else ""
-        return f"near {self.because.display_title} ({self.similarity:.2f}){terms}"
+        shared = f"; both about {', '.join(self.shared_phrases)}" if self.shared_phrases else ""
+        return f"near {self.because.display_title} ({self.similarity:.2f}){shared}"
 
 
 @dataclass
@@ -89,17 +90,25 @@ class Personal:
             raise PaperscopeError(f"unknown reading state {state!r}; one of {', '.join(STATES)}")
         return [self.library.paper(pid) for pid in self.store.listed(self.reader, tag and clean_tag(tag), state)]
 
+    def mark_not_relevant(self, paper_id: str, on: bool = True) -> Paper:
+        """Mark a paper not relevant (or take the mark off): never suggested, and a negative example."""
+        return self.tag(paper_id, NOT_RELEVANT, on)
+
     def recommend(self, tag: str | None = None, limit: int = 20) -> list[Suggestion]:
-        """Papers like those with `tag` (or on the reading list), best first, each with its reason."""
+        """Papers like those with `tag` (or on the reading list) and unlike those marked not relevant,
+        best first, each with its reason."""
+        if tag is not None and clean_tag(tag) == NOT_RELEVANT:
+            raise PaperscopeError(f"{NOT_RELEVANT!r} marks what not to suggest; recommend from another tag")
         liked = self.store.listed(self.reader, tag and clean_tag(tag), None)
         if not liked:
             raise NotFound(f"no paper is tagged {tag!r}" if tag else "the reading list is empty")
-        found = recommend(self.library.vectors(), liked, limit, texts=self._texts)
+        disliked = self.store.listed(self.reader, NOT_RELEVANT, None)
+        found = recommend(self.library.vectors(), liked, limit, texts=self._texts, disliked=disliked)
         suggestions = []
         for item in found:
             paper, because = self.library.paper(item.paper_id), self.library.paper(item.nearest)
-            terms = shared_terms(paper, because, self.store.document_frequency)
-            suggestions.append(Suggestion(paper, item.score, because, item.similarity, terms))
+            shared = shared_phrases(paper, because, self.store.document_frequency)
+            suggestions.append(Suggestion(paper, item.score, because, item.similarity, shared))
         return suggestions
 
     def _texts(self, paper_ids: list[str]) -> list[str]:
@@ -142,8 +151,13 @@ def clean_tag(tag: str) -> str:
     return match.group().strip()
 
 
-def shared_terms(paper: Paper, other: Paper, frequency: Callable[[str], int], top: int = 4) -> list[str]:
-    """The rarest words (fewest papers in the library use them) that both abstracts use."""
-    theirs = set(_WORD.findall(other.abstract.lower()))
-    both = {w for w in _WORD.findall(paper.abstract.lower()) if w in theirs} - lexical._STOPWORDS
-    return sorted(both, key=lambda w: (frequency(w), w))[:top]
+def shared_phrases(paper: Paper, other: Paper, frequency: Callable[[str], int], top: int = 3) -> list[str]:
+    """The key phrases both papers use, the most specific first: phrases of two or three words before
+    single words, and among each, the rarest first (a phrase is as rare as its rarest word)."""
+    both = set(phrases.phrases(text_of(paper))) & set(phrases.phrases(text_of(other)))
+
+    def rarity(phrase: str) -> tuple[bool, int, str]:
+        words = phrase.split()
+        return len(words) == 1, min(frequency(w) for w in words), phrase
+
+    return phrases.distinct(sorted(both, key=rarity), top)

@@ -3,9 +3,34 @@
 from __future__ import annotations
 
 from html import escape
+from statistics import median
 
-# Eight colours that stay apart for most colour vision (Okabe–Ito), repeated for more topics.
+import colorcet
+
+# Eight colours that stay apart for most colour vision (Okabe–Ito), for bar charts.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+# One colour per topic, 256 of them as far apart as Glasbey's method puts them, none too pale on white.
+TOPIC_COLOURS: tuple[str, ...] = tuple(colorcet.palette["glasbey_bw_minc_20_maxl_70"])
+
+Point = tuple[str, str, int, float, float]  # id, title, topic, x, y (x and y in [0, 1])
+
+
+def topic_colour(topic: int) -> str:
+    return TOPIC_COLOURS[topic % len(TOPIC_COLOURS)]
+
+
+def topic_name(topic: int, label: str) -> str:
+    """What the map writes at a topic: its number (as in the legend) and its first key phrase."""
+    first = label.split(", ")[0]
+    return f"{topic + 1} {first}" if first and first != f"topic {topic + 1}" else str(topic + 1)
+
+
+def topic_centres(points: list[Point]) -> dict[int, tuple[float, float]]:
+    """Where each topic's label goes: the median of its papers' places."""
+    places: dict[int, list[tuple[float, float]]] = {}
+    for _, _, topic, x, y in points:
+        places.setdefault(topic, []).append((x, y))
+    return {t: (median(x for x, _ in xy), median(y for _, y in xy)) for t, xy in places.items()}
 
 
 def bars(rows: list[tuple[str, int]], title: str, width: int = 560) -> str:
@@ -30,9 +55,10 @@ def bars(rows: list[tuple[str, int]], title: str, width: int = 560) -> str:
     return "".join(parts)
 
 
-def topic_map(points: list[tuple[str, str, int, float, float]], labels: dict[int, str], size: int = 800,
+def topic_map(points: list[Point], labels: dict[int, str], size: int = 800,
               link: str | None = "/papers/{id}") -> str:  # fmt: skip
-    """Every paper as a dot coloured by topic (x, y in [0, 1]); each dot titled and, given `link`, a link."""
+    """Every paper as a dot coloured by topic, each titled and, given `link`, a link; each topic's
+    number and first key phrase written at its centre."""
     pad = 20
     span = size - 2 * pad
     role = "group" if link else "img"  # a picture of links is a group of them, not an image
@@ -42,8 +68,13 @@ def topic_map(points: list[tuple[str, str, int, float, float]], labels: dict[int
     radius = 4 if len(points) < 2_000 else 1.5
     for paper_id, title, topic, x, y in points:
         dot = (f'<circle cx="{pad + x * span:.1f}" cy="{pad + (1 - y) * span:.1f}" r="{radius}" '
-               f'fill="{PALETTE[topic % len(PALETTE)]}" data-id="{escape(paper_id)}" data-topic="{topic}">'
+               f'fill="{topic_colour(topic)}" data-id="{escape(paper_id)}" data-topic="{topic}">'
                f"<title>{escape(title)} — {escape(labels.get(topic, ''))}</title></circle>")  # fmt: skip
         parts.append(f'<a href="{link.format(id=escape(paper_id))}">{dot}</a>' if link else dot)
+    parts.append('</g><g id="map-labels" font-size="13" font-weight="bold" text-anchor="middle" '
+                 'paint-order="stroke" stroke="#ffffff" stroke-width="3" pointer-events="none">')
+    for topic, (x, y) in sorted(topic_centres(points).items()):
+        parts.append(f'<text x="{pad + x * span:.1f}" y="{pad + (1 - y) * span:.1f}" fill="{topic_colour(topic)}" '
+                     f'data-topic="{topic}">{escape(topic_name(topic, labels.get(topic, "")))}</text>')
     parts.append("</g></svg>")
     return "".join(parts)

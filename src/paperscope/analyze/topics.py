@@ -1,8 +1,11 @@
-"""Topics and the 2-D map: k-means over the sentence vectors, labels from class-based TF-IDF.
+"""Topics and the 2-D map: k-means over the sentence vectors, labels from class-based TF-IDF over
+key phrases.
 
 Deterministic: the papers are taken in id order and every random state is fixed, so the same
-library gives the same topics and the same map. The number of topics is sqrt(n / 2), between 2
-and 60, unless asked for. The map is t-SNE (scikit-learn, Barnes-Hut) up to MAP_TSNE_LIMIT papers
+library gives the same topics and the same map. The number of topics, unless asked for, is the
+candidate count around sqrt(n / 2) whose clusters have the highest silhouette (cosine, on a fixed
+sample of at most SILHOUETTE_SAMPLE papers; bench/analyze.py prints the figures beside purity and NMI
+against labelled papers). The map is t-SNE (scikit-learn, Barnes-Hut) up to MAP_TSNE_LIMIT papers
 and PCA beyond, where t-SNE takes minutes (bench/analyze.py measures both).
 """
 
@@ -13,23 +16,30 @@ import io
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+
+from paperscope.analyze import phrases
 
 SEED = 7
 TSNE_ITERATIONS = 1_000  # scikit-learn's default max_iter, named here because progress counts to it
 MAP_TSNE_LIMIT = 5_000
-LABEL_WORDS = 3
+LABEL_PHRASES = 3
+KEYWORDS = 8
 MAX_TOPICS = 60
-_EXTRA_STOP = ["propose", "proposed", "method", "methods", "paper", "results", "show", "approach", "based",
-               "model", "models", "using", "novel", "existing", "new", "performance", "work", "task", "tasks"]  # fmt: skip
+COUNT_FACTORS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)  # candidate counts: these times sqrt(n / 2), at most MAX_TOPICS
+SILHOUETTE_SAMPLE = 3_000
+MIN_SHARE = 0.08  # a label phrase occurs in at least this share of its topic's papers
+LONGER_PHRASE_WEIGHT = 2.0  # a two-word phrase counts three times, a three-word one five times
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total), as paperscope.pipeline.Progress
 
 
 @dataclass
 class Topic:
     id: int
-    label: str  # its three most distinctive words
+    label: str  # its most distinctive key phrases
     keywords: list[str]
     size: int
 
@@ -39,62 +49,97 @@ class Layout:
     topics: list[Topic]
     assignment: np.ndarray  # topic id per paper, in the order given
     xy: np.ndarray  # (n, 2) map coordinates in [0, 1]
+    silhouettes: dict[int, float] = field(default_factory=dict)  # candidate count → silhouette, when chosen
 
 
 def default_count(n: int) -> int:
     return max(2, min(MAX_TOPICS, round(math.sqrt(n / 2))))
 
 
-Progress = Callable[[str, int, int], None]  # (stage, done, total), as paperscope.pipeline.Progress
+def candidate_counts(n: int) -> list[int]:
+    middle = math.sqrt(n / 2)
+    return sorted({max(2, min(MAX_TOPICS, n - 1, round(middle * f))) for f in COUNT_FACTORS})
 
 
-def cluster(matrix: np.ndarray, texts: list[str], count: int | None = None, progress: Progress | None = None) -> Layout:
-    """Topics and map positions for papers given by their vectors (rows) and texts, in a fixed order.
-    `progress` hears ("topics", step, 2) for k-means and labels, and ("map", iteration, total) for t-SNE."""
-    report = progress or (lambda stage, done, total: None)
+def cluster(matrix: np.ndarray, texts: list[str], count: int | None = None,
+            progress: Progress | None = None) -> Layout:  # fmt: skip
+    """Topics and map positions for papers given by their vectors (rows) and texts, in a fixed order."""
     n = len(texts)
     if n < 3:
         return Layout([Topic(0, "all papers", [], n)] if n else [], np.zeros(n, dtype=int), np.full((n, 2), 0.5))
+    counts = [min(count, n - 1)] if count else candidate_counts(n)
+    steps, done = len(counts) + 1, 0  # each candidate count, then the labels (the map reports on its own)
+
+    def step() -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress("topics", done, steps)
+
+    if progress:
+        progress("topics", 0, steps)
+    silhouettes: dict[int, float] = {}
+    assignments: dict[int, np.ndarray] = {}
+    for k in counts:
+        assignments[k] = _kmeans(matrix, k)
+        if len(counts) > 1:
+            silhouettes[k] = _silhouette(matrix, assignments[k])
+        step()
+    k = max(silhouettes, key=silhouettes.__getitem__) if silhouettes else counts[0]
+    assignment = assignments[k]
+    keywords = label_phrases(texts, assignment, k)
+    step()
+    sizes = np.bincount(assignment, minlength=k)
+    topics = [Topic(t, ", ".join(keywords[t][:LABEL_PHRASES]) or f"topic {t + 1}", keywords[t], int(sizes[t]))
+              for t in range(k)]  # fmt: skip
+    xy = _layout(matrix, progress or (lambda stage, done, total: None))
+    return Layout(topics, assignment, xy, silhouettes)
+
+
+def _kmeans(matrix: np.ndarray, k: int) -> np.ndarray:
     from sklearn.cluster import MiniBatchKMeans  # imported here: a server that never clusters never loads it
 
-    k = min(count or default_count(n), n - 1)
-    report("topics", 0, 2)
-    kmeans = MiniBatchKMeans(n_clusters=k, random_state=SEED, n_init=3, batch_size=2048)
-    assignment = kmeans.fit_predict(matrix)
-    report("topics", 1, 2)
-    keywords = _keywords(texts, assignment, k)
-    report("topics", 2, 2)
-    sizes = np.bincount(assignment, minlength=k)
-    topics = [Topic(t, ", ".join(keywords[t][:LABEL_WORDS]) or f"topic {t + 1}", keywords[t], int(sizes[t]))
-              for t in range(k)]  # fmt: skip
-    return Layout(topics, assignment, _layout(matrix, report))
+    return MiniBatchKMeans(n_clusters=k, random_state=SEED, n_init=3, batch_size=2048).fit_predict(matrix)
 
 
-def _keywords(texts: list[str], assignment: np.ndarray, k: int, top: int = 8) -> list[list[str]]:
-    """c-TF-IDF (Grootendorst, BERTopic): each topic's texts as one document, words weighted by their
-    frequency in the topic against their frequency over all topics."""
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, CountVectorizer
+def _silhouette(matrix: np.ndarray, assignment: np.ndarray) -> float:
+    from sklearn.metrics import silhouette_score
 
-    vectorizer = CountVectorizer(stop_words=[*ENGLISH_STOP_WORDS, *_EXTRA_STOP], ngram_range=(1, 2), min_df=2,
-                                 max_features=50_000, token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z0-9\-]+\b")  # fmt: skip
+    if len(set(assignment.tolist())) < 2:
+        return -1.0
+    size = min(SILHOUETTE_SAMPLE, len(matrix))
+    return float(silhouette_score(matrix, assignment, metric="cosine", sample_size=size, random_state=SEED))
+
+
+def label_phrases(texts: list[str], assignment: np.ndarray, k: int) -> list[list[str]]:
+    """Each topic's key phrases, most distinctive first: class-based TF-IDF (Grootendorst, BERTopic)
+    over the papers that use a phrase — its share of the topic's papers against its share of the
+    other papers — kept when at least MIN_SHARE of the topic's papers use it, longer phrases first."""
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    vectorizer = CountVectorizer(analyzer=phrases.phrases, binary=True, min_df=2)
     try:
-        counts = vectorizer.fit_transform(texts)
-    except ValueError:  # no word occurs twice (a tiny library)
+        used = vectorizer.fit_transform(texts).tocsc()
+    except ValueError:  # no phrase occurs twice (a tiny library)
         return [[] for _ in range(k)]
-    words = vectorizer.get_feature_names_out()
-    per_topic = np.zeros((k, counts.shape[1]))
+    names = vectorizer.get_feature_names_out()
+    lengths = np.array([1 + name.count(" ") for name in names])
+    n = len(texts)
+    sizes = np.bincount(assignment, minlength=k)
+    per_topic = np.zeros((k, used.shape[1]))
     for topic in range(k):
-        rows = np.flatnonzero(assignment == topic)
-        if len(rows):
-            per_topic[topic] = np.asarray(counts[rows].sum(axis=0)).ravel()
-    tf = per_topic / np.maximum(per_topic.sum(axis=1, keepdims=True), 1)
-    # Inverse frequency over topics (c-TF-IDF) times over papers: a word every topic uses ("language",
-    # "training") is not what sets one apart, however often it occurs.
-    across_topics = np.log(1 + (per_topic.sum() / k) / np.maximum(per_topic.sum(axis=0), 1))
-    document_frequency = np.asarray((counts > 0).sum(axis=0)).ravel()
-    across_papers = np.log(len(texts) / np.maximum(document_frequency, 1))
-    scores = tf * across_topics * across_papers
-    return [[str(words[j]) for j in np.argsort(-scores[t])[:top] if scores[t, j] > 0] for t in range(k)]
+        per_topic[topic] = np.asarray(used[assignment == topic].sum(axis=0)).ravel()
+    everywhere = per_topic.sum(axis=0)
+    found = []
+    for topic in range(k):
+        inside = per_topic[topic] / max(sizes[topic], 1)
+        outside = (everywhere - per_topic[topic]) / max(n - sizes[topic], 1)
+        lift = np.log((inside + 1 / n) / (outside + 1 / n))
+        scores = inside * lift * (1 + LONGER_PHRASE_WEIGHT * (lengths - 1))
+        scores[(inside < MIN_SHARE) | (per_topic[topic] < 2) | (lift <= 0)] = 0
+        ranked = (str(names[j]) for j in np.argsort(-scores, kind="stable") if scores[j] > 0)
+        found.append(phrases.distinct(ranked, KEYWORDS))
+    return found
 
 
 def _layout(matrix: np.ndarray, report: Progress) -> np.ndarray:

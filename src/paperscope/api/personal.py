@@ -69,6 +69,20 @@ def set_note(request: Request, paper_id: str, _: Writer,
         return mine(personal, personal.set_note(paper_id, text).id)
 
 
+@router.put("/papers/{paper_id}/not-relevant", summary="Mark a paper not relevant: never suggested, a negative example")
+def mark_not_relevant(request: Request, paper_id: str, _: Writer) -> dict[str, Any]:
+    with request.app.state.shared.use() as library:
+        personal = Personal(library, reader(request))
+        return mine(personal, personal.mark_not_relevant(paper_id).id)
+
+
+@router.delete("/papers/{paper_id}/not-relevant", summary="Take the not-relevant mark off a paper")
+def unmark_not_relevant(request: Request, paper_id: str, _: Writer) -> dict[str, Any]:
+    with request.app.state.shared.use() as library:
+        personal = Personal(library, reader(request))
+        return mine(personal, personal.mark_not_relevant(paper_id, on=False).id)
+
+
 @router.get("/tags", summary="Every tag and how many papers carry it")
 def tags(request: Request) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
@@ -83,7 +97,8 @@ def listed(request: Request, tag: Annotated[str | None, Query(max_length=MAX_TAG
         return {"papers": [{**paper_summary(p), "state": personal.state(p.id)} for p in personal.listed(tag, state)]}
 
 
-@router.get("/recommend", summary="Papers like those with a tag (or on the reading list), with the reason")
+@router.get("/recommend", summary="Papers like those with a tag (or on the reading list), unlike those marked not "
+                                  "relevant, with the reason")
 def recommend(request: Request, tag: Annotated[str | None, Query(max_length=MAX_TAG, pattern=TAG)] = None,
               limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:  # fmt: skip
     with request.app.state.shared.use() as library:

@@ -12,7 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from paperscope.analyze.benchmarks import close_names
-from paperscope.analyze.charts import PALETTE, bars, topic_map
+from paperscope.analyze.charts import bars, topic_colour, topic_map
 from paperscope.api.personal import mine
 from paperscope.api.routes import FiltersParam
 from paperscope.api.security import COOKIE as TOKEN_COOKIE
@@ -20,7 +20,7 @@ from paperscope.api.security import reader
 from paperscope.errors import PaperscopeError
 from paperscope.index.lexical import MAX_QUERY_CHARS, Filters
 from paperscope.library import MAX_LIKE_CHARS, MAX_RESULTS, MODES, ORDERS, Library, NotFound
-from paperscope.personal import STATES, Personal
+from paperscope.personal import NOT_RELEVANT, STATES, Personal
 from paperscope.results import related_paper, search_hit
 from paperscope.web.outbound import title_searches
 from paperscope.web.i18n import COOKIE, LANGUAGES, WORDS, language
@@ -159,7 +159,7 @@ def recommend_page(request: Request, tag: Annotated[str | None, Query(max_length
             found, problem = personal.recommend(tag, 20), None
         except PaperscopeError as error:
             found, problem = [], str(error)
-        tags = personal.tags()
+        tags = [(name, n) for name, n in personal.tags() if name != NOT_RELEVANT]
     return _render(request, "recommend.html", found=found, problem=problem, tags=tags, tag=tag)
 
 
@@ -195,7 +195,7 @@ def map_page(request: Request) -> HTMLResponse:
         topics = library.topics()
     shown = points if len(points) <= MAP_LIMIT else points[:: -(-len(points) // MAP_LIMIT)]
     labels = {t.id: t.label for t in topics}
-    legend = [(t.id, t.label, t.size, PALETTE[t.id % len(PALETTE)]) for t in topics]
+    legend = [(t.id, t.label, t.size, topic_colour(t.id)) for t in topics]
     return _render(request, "map.html", svg=topic_map(shown, labels), legend=legend, total=len(points),
                    shown=len(shown))  # fmt: skip
 

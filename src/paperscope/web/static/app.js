@@ -118,6 +118,12 @@
   }
 
   document.addEventListener("click", async (event) => {
+    const dismiss = event.target.closest("[data-not-relevant]");
+    if (dismiss) {  // on the recommendations page: marked, and gone from the list
+      await send("PUT", "/api/papers/" + dismiss.dataset.notRelevant + "/not-relevant");
+      dismiss.closest("li").remove();
+      return;
+    }
     const queue = event.target.closest("[data-queue]");
     if (!queue) return;
     await send("PUT", "/api/papers/" + queue.dataset.queue + "/state", { state: "to read" });

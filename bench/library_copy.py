@@ -1,0 +1,25 @@
+"""A private copy of the evaluation library, for benchmarks that compute topics or read it at length.
+
+`--library FILE` names a built copy to read instead of the cached one (bench/eval_library.py).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from pathlib import Path
+
+from eval_library import path
+
+
+def copy_of_eval_library(folder: Path) -> Path:
+    """The evaluation library copied into `folder` (built and cached first if need be)."""
+    if "--library" in sys.argv:
+        source = Path(sys.argv[sys.argv.index("--library") + 1])
+    else:
+        source = path()
+    copy = folder / "eval.db"
+    # SQLite's backup: the copy holds what is still in the source's write-ahead log, too.
+    with sqlite3.connect(f"file:{source}?mode=ro", uri=True) as cached, sqlite3.connect(copy) as target:
+        cached.backup(target)
+    return copy

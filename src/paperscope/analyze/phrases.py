@@ -1,0 +1,99 @@
+"""Key phrases of a paper: the one-to-three-word runs of content words in its title and abstract.
+
+A run stops at any function word, adverb ("theoretically") or word of the research genre
+("propose", "results", "show"), so what is left is noun-phrase-like: "speculative decoding", "graph
+neural networks", "point cloud". A single word is a phrase only when it has four letters or more
+("dp", "ood" are not) and says something alone ("model", "data" do not); inside a longer phrase
+both kinds are kept ("3d point cloud", "training data").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+LONGEST = 3
+_ADVERB = re.compile(r"(?:al|iv|ou|en|an|ing|ed)ly$")  # "theoretically", "effectively" end a run
+# Words, hyphenated words and "3d"; any other mark that is not a space ends a run, like a stop word.
+_TOKEN = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*|\b\d+d\b|[^\sa-z0-9-]")
+# The genre's own function words: how papers talk, not what they are about.
+GENRE_WORDS = frozenset("""
+    ability able accurate achieve achieved achieves achieving across address addresses addressing
+    advance advances allow allows aim aims also available apply applied applying approach approaches art based
+    benefit better broad challenge challenges challenging common compared comparable competitive comprehensive
+    consider considered considering conduct conducted consistently contribution contributions crucial current
+    degrade degrades currently demonstrate demonstrated demonstrates demonstrating designed despite develop
+    developed different difficult directly distinct diverse does effective effectively efficiently empirical
+    empirically entire enable enables enabling especially establish exhibit exhibits evaluate evaluated
+    evaluation evaluations even existing experiment experimental experiments extensive extensively fail fails
+    far finally find findings first focus fundamental framework frameworks furthermore general generally given
+    good great help highly however illustrate important incorporate incorporates improve improved improvement
+    improvements improves improving include including increase increasingly introduce introduced introduces key
+    known lead leading leads leverage leverages learns leveraging like limited literature lot main motivated
+    make makes making many may method methods might minimal moreover much naturally need needs new notably novel
+    number numerous obtain offer often one outperform outperforming outperforms overall paper papers particular
+    particularly perform performance performs play plays possible potential powerful practical present presents
+    previous previously problem problems promising propose proposed proposes prove provably provide provided
+    provides providing publicly range rather recent recently reduce reduces remain remains require requires
+    respectively result results reveal reveals robust second several shed show showed showing shown shows
+    significant significantly simple simultaneously since specific specifically state-of-the-art strong studied
+    studies study substantial substantially successfully suggest superior task tasks technique techniques
+    thereby third three thus two typically unlike us use used uses using usually various via way ways well
+    whether widely work works yet
+""".split())
+# scikit-learn's list (Glasgow's) also holds words that name research topics: "computer vision".
+_TOPICAL = {"bottom", "computer", "fire", "front", "full", "interest", "move", "name", "part", "side", "system",
+            "thick", "thin", "top"}  # fmt: skip
+STOP_WORDS = (frozenset(ENGLISH_STOP_WORDS) - _TOPICAL) | GENRE_WORDS | {"et", "al", "e", "g", "i", "ie", "eg", "vs"}
+# Words that belong in a phrase ("large language models", "training data") but say nothing alone.
+GENERIC_WORDS = frozenset("""
+    accuracy algorithm algorithms analysis baseline baselines benchmark benchmarks case cases conditions data
+    dataset datasets efficiency efficient factor factors information intrinsic learning mechanism
+    mechanisms metric metrics model models network networks process processes quality step steps system
+    sqrt systems training
+""".split())
+
+
+def phrases(text: str) -> list[str]:
+    """Every 1–3-word run of content words in `text` (repeats kept, in order)."""
+    found: list[str] = []
+    run: list[str] = []
+    for word in [*_TOKEN.findall(text.lower()), "."]:  # "." ends the last run
+        if word in STOP_WORDS or not word[0].isalnum() or _ADVERB.search(word):
+            found += _grams(run)
+            run = []
+        else:
+            run.append(word)
+    return found
+
+
+def _grams(run: list[str]) -> Iterable[str]:
+    for size in range(1, LONGEST + 1):
+        for start in range(len(run) - size + 1):
+            gram = run[start : start + size]
+            if size == 1 and (len(gram[0]) < 4 or gram[0] in GENERIC_WORDS):
+                continue
+            yield " ".join(gram)
+
+
+def distinct(ranked: Iterable[str], limit: int) -> list[str]:
+    """The first `limit` phrases, skipping one that shares a telling word with a phrase already taken
+    ("neural networks" or "graph neural" after "graph neural networks", "robots" after "robot";
+    "deep learning" and "reinforcement learning" share only a generic word, so both stay)."""
+    taken: list[str] = []
+    telling: set[str] = set()
+    for phrase in ranked:
+        words = {_singular(w) for w in phrase.split() if w not in GENERIC_WORDS}
+        if words & telling or not words:
+            continue
+        taken.append(phrase)
+        telling |= words
+        if len(taken) == limit:
+            break
+    return taken
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
