@@ -296,7 +296,11 @@ class Library:
         if syntax != "words" or not translate.has_chinese(text):
             return query
         translation = self._translation(text)
-        return lexical.parse(translation.text) if translation.changed else query
+        if not translation.changed:
+            return query
+        translated = lexical.parse(translation.text)
+        translated.typed = False
+        return translated
 
     def search_facets(self, text: str, depth: int = MAX_RESULTS, filters: lexical.Filters | None = None,
                       mode: str = "hybrid", shown: int = 20) -> dict[str, list[tuple[object, int]]]:  # fmt: skip

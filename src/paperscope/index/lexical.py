@@ -58,6 +58,7 @@ class Query:
     venue: str | None = None
     years: tuple[int, int] | None = None
     words: list[str] = field(default_factory=list)  # the wanted text as typed, for the sentence encoder
+    typed: bool = True  # False for a Chinese query's English: its glossary phrases rank, they do not filter
 
     @property
     def text(self) -> str:
@@ -69,8 +70,8 @@ class Query:
         return bool(self.required())
 
     def required(self) -> list[str]:
-        """The "phrases" and field: terms."""
-        return [term for term in self.must if " : " in term or " " in term.strip('"')]
+        """The "phrases" and field: terms (phrases only when typed: a translation's phrases are preferred)."""
+        return [term for term in self.must if " : " in term or (self.typed and " " in term.strip('"'))]
 
     def filters(self, given: Filters | None) -> Filters:
         """The filters given, completed by the venue: and year: of the query."""
