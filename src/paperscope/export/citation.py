@@ -97,7 +97,7 @@ def reference(paper: Paper, key: str) -> Reference:
         where = f"{venue} {paper.year or ''}".strip() if venue else "a venue"
         verdict = "withdrawn" if _WITHDRAWN.search(status) else "rejected" if _REJECTED.search(status) else "under review"
         ref.notes.append(f"Submitted to {where}; {verdict}.")
-    elif paper.kind and paper.kind != CONFERENCE:
+    elif paper.kind and (paper.kind != CONFERENCE or not venue):  # a conference paper whose volume is unknown too
         ref.type, ref.container = paper.kind, venue
     elif venue:
         ref.container = _workshop(paper, venue) or proceedings(venue, paper.year, paper.status)

@@ -72,7 +72,7 @@ def formula(tex: str) -> str:
     except Exception:  # noqa: BLE001 (pylatexenc raises bare errors on some real formulas): keep it as written
         return tex
     text = re.sub(r"\s+", " ", text).strip()
-    return re.sub(r"\(\s+|\s+\)", lambda m: m.group().strip(), text)
+    return re.sub(r"[(\[⌊⌈]\s+|\s+[)\]⌋⌉]", lambda m: m.group().replace(" ", ""), text)
 
 
 def to_unicode(text: str) -> str:
