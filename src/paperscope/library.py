@@ -43,6 +43,13 @@ class SearchHit:
 
 
 @dataclass
+class SearchPage:
+    hits: list[SearchHit]
+    total: int  # the whole result set, up to MAX_RESULTS
+    facets: dict[str, list[tuple[object, int]]]  # over the whole result set, without the filters chosen
+
+
+@dataclass
 class Related:
     paper: Paper
     similarity: float  # cosine of the two papers' sentence vectors
@@ -189,19 +196,36 @@ class Library:
         normalised scores). `syntax="fts"` passes the text to FTS5 as it is, and is lexical only.
         A paper's id, or a source's own id (an OpenReview id), as the query finds that paper first.
         Paging: with `offset` (or an `order`), the page is cut from the whole result set (up to
-        MAX_RESULTS, the set search_count counts and search_facets tallies), so the pages of a search
-        neither overlap nor skip a paper; `order` sorts that set by year (newest first), venue or name
+        MAX_RESULTS, the set search_page counts), so the pages of a search neither overlap nor skip a paper; `order` sorts that set by year (newest first), venue or name
         first. A hit's rank stays its place by relevance.
         """
-        if order not in ORDERS:
-            raise PaperscopeError(f"unknown order {order!r}; one of {', '.join(ORDERS)}")
         limit = max(1, min(limit, MAX_RESULTS))
         paged = offset is not None or order != "relevance"
-        offset = max(0, min(offset or 0, MAX_RESULTS))
         query = lexical.parse(text)
         depth = MAX_RESULTS if paged else limit
         ranked, direct = self._ranked(text, query, depth, filters, syntax, mode, depth)
-        ranked = ranked[:depth]
+        return self._page(ranked[:depth], direct, query, offset or 0, limit, order)
+
+    def search_page(self, text: str, limit: int = 20, offset: int = 0, filters: lexical.Filters | None = None,
+                    mode: str = "hybrid", order: str = "relevance") -> SearchPage:  # fmt: skip
+        """One page of a search, the size of its whole result set (up to MAX_RESULTS) and that set's
+        facet counts (taken without `filters`, so that each facet shows what choosing it would give):
+        what the search page and the API show, from one ranking when no filter is chosen."""
+        query = lexical.parse(text)
+        ranked, direct = self._ranked(text, query, MAX_RESULTS, filters, "words", mode, MAX_RESULTS)
+        ranked = ranked[:MAX_RESULTS]
+        hits = self._page(ranked, direct, query, offset, max(1, min(limit, MAX_RESULTS)), order)
+        unfiltered = ranked if not (filters and filters.active) else self._ranked(
+            text, query, MAX_RESULTS, None, "words", mode, MAX_RESULTS)[0][:MAX_RESULTS]  # fmt: skip
+        facets = self.store.facet_counts_of([paper_id for paper_id, _, _ in unfiltered])
+        return SearchPage(hits, len(ranked), facets)
+
+    def _page(self, ranked: list[tuple[str, float, dict[str, float]]], direct: Paper | None, query: lexical.Query,
+              offset: int, limit: int, order: str) -> list[SearchHit]:  # fmt: skip
+        """`limit` hits from `offset` of a ranking, sorted first by `order` (rank stays the place by relevance)."""
+        if order not in ORDERS:
+            raise PaperscopeError(f"unknown order {order!r}; one of {', '.join(ORDERS)}")
+        offset = max(0, min(offset, MAX_RESULTS))
         wanted = ranked if order != "relevance" else ranked[offset : offset + limit]
         papers = {pid: direct if direct and pid == direct.id else self.store.get_paper(pid) for pid, _, _ in wanted}
         places = list(enumerate(ranked, start=1))
@@ -225,18 +249,6 @@ class Library:
         near = self.store.nearest(vector, offset + limit, filters)[offset:]
         papers = ((rank, self.store.get_paper(pid), cosine) for rank, (pid, cosine) in enumerate(near, offset + 1))
         return [SearchHit(rank, p, cosine, {"semantic": cosine}, "") for rank, p, cosine in papers if p]
-
-    def search_count(self, text: str, filters: lexical.Filters | None = None, mode: str = "hybrid") -> int:
-        """How many results a search has (at most MAX_RESULTS): what its pages go through."""
-        ranked, _ = self._ranked(text, lexical.parse(text), MAX_RESULTS, filters, "words", mode, MAX_RESULTS)
-        return min(len(ranked), MAX_RESULTS)
-
-    def search_facets(self, text: str, depth: int = MAX_RESULTS, filters: lexical.Filters | None = None,
-                      mode: str = "hybrid", shown: int = 20) -> dict[str, list[tuple[object, int]]]:  # fmt: skip
-        """Facet counts (venue, year, contribution, has code, topic) over a search's first `depth`
-        results, without reading those papers; `shown` of them must be the best, the rest may be rough."""
-        ranked, _ = self._ranked(text, lexical.parse(text), depth, filters, "words", mode, shown)
-        return self.store.facet_counts_of([paper_id for paper_id, _, _ in ranked[:depth]])
 
     def _ranked(self, text: str, query: lexical.Query, limit: int, filters: lexical.Filters | None, syntax: str,
                 mode: str, enough: int) -> tuple[list[tuple[str, float, dict[str, float]]], Paper | None]:  # fmt: skip
