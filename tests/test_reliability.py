@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from paperscope.embed import COMMIT_EVERY, FIRST_BATCHES
 from paperscope.library import Library
 
 from .conftest import CORPUS, run_cli
@@ -63,6 +64,7 @@ def test_an_ingest_killed_at_any_moment_leaves_the_library_before_or_after(seede
 
 
 def test_embedding_killed_at_any_moment_keeps_whole_batches(tmp_path):
+    assert COMMIT_EVERY % FIRST_BATCHES == 0  # so every sum of whole batches is a multiple of FIRST_BATCHES
     db = tmp_path / "lib.db"
     with Library(db) as library:
         library.ingest([CORPUS / "nips2009.json.gz"], embed_vectors=False)  # 262 papers: three batches
@@ -73,7 +75,7 @@ def test_embedding_killed_at_any_moment_keeps_whole_batches(tmp_path):
         with sqlite3.connect(db) as connection:
             assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
             count, lengths = connection.execute("SELECT count(*), group_concat(DISTINCT length(vector)) FROM vectors").fetchone()
-        assert count == total or count % 128 == 0, count  # whole batches only
+        assert count == total or count % FIRST_BATCHES == 0, count  # whole batches only (16, 16, then 128 each)
         assert lengths in (None, "1024")  # no vector half-written
     assert run_cli("--db", db, "embed").code == 0
     with Library(db) as library:

@@ -48,6 +48,13 @@ class SearchHit:
 
 
 @dataclass
+class SearchPage:
+    hits: list[SearchHit]
+    total: int  # the whole result set, up to MAX_RESULTS
+    facets: dict[str, list[tuple[object, int]]]  # over the whole result set, without the filters chosen
+
+
+@dataclass
 class Related:
     paper: Paper
     similarity: float | None  # cosine of the two papers' sentence vectors (None: not among the nearest)
@@ -227,20 +234,38 @@ class Library:
         normalised scores). `syntax="fts"` passes the text to FTS5 as it is, and is lexical only.
         A paper's id, or a source's own id (an OpenReview id), as the query finds that paper first.
         Paging: with `offset` (or an `order`), the page is cut from the whole result set (up to
-        MAX_RESULTS, the set search_count counts and search_facets tallies), so the pages of a search
-        neither overlap nor skip a paper; `order` sorts that set by year (newest first), venue or name
+        MAX_RESULTS, the set search_page counts), so the pages of a search neither overlap nor skip a paper; `order` sorts that set by year (newest first), venue or name
         first. A hit's rank stays its place by relevance.
         """
-        if order not in ORDERS:
-            raise PaperscopeError(f"unknown order {order!r}; one of {', '.join(ORDERS)}")
         limit = max(1, min(limit, MAX_RESULTS))
         paged = offset is not None or order != "relevance"
-        offset = max(0, min(offset or 0, MAX_RESULTS))
         query = lexical.parse(text)
         depth = MAX_RESULTS if paged else limit
         ranked, direct = self._ranked(text, query, depth, filters, syntax, mode, depth)
-        ranked = ranked[:depth]
         marked = self._lexical_query(text, query, syntax)  # the English words of a Chinese query are marked
+        return self._page(ranked[:depth], direct, marked, offset or 0, limit, order)
+
+    def search_page(self, text: str, limit: int = 20, offset: int = 0, filters: lexical.Filters | None = None,
+                    mode: str = "hybrid", order: str = "relevance") -> SearchPage:  # fmt: skip
+        """One page of a search, the size of its whole result set (up to MAX_RESULTS) and that set's
+        facet counts (taken without `filters`, so that each facet shows what choosing it would give):
+        what the search page and the API show, from one ranking when no filter is chosen."""
+        query = lexical.parse(text)
+        ranked, direct = self._ranked(text, query, MAX_RESULTS, filters, "words", mode, MAX_RESULTS)
+        ranked = ranked[:MAX_RESULTS]
+        marked = self._lexical_query(text, query, "words")
+        hits = self._page(ranked, direct, marked, offset, max(1, min(limit, MAX_RESULTS)), order)
+        unfiltered = ranked if not (filters and filters.active) else self._ranked(
+            text, query, MAX_RESULTS, None, "words", mode, MAX_RESULTS)[0][:MAX_RESULTS]  # fmt: skip
+        facets = self.store.facet_counts_of([paper_id for paper_id, _, _ in unfiltered])
+        return SearchPage(hits, len(ranked), facets)
+
+    def _page(self, ranked: list[tuple[str, float, dict[str, float]]], direct: Paper | None, query: lexical.Query,
+              offset: int, limit: int, order: str) -> list[SearchHit]:  # fmt: skip
+        """`limit` hits from `offset` of a ranking, sorted first by `order` (rank stays the place by relevance)."""
+        if order not in ORDERS:
+            raise PaperscopeError(f"unknown order {order!r}; one of {', '.join(ORDERS)}")
+        offset = max(0, min(offset, MAX_RESULTS))
         wanted = ranked if order != "relevance" else ranked[offset : offset + limit]
         papers = {pid: direct if direct and pid == direct.id else self.store.get_paper(pid) for pid, _, _ in wanted}
         places = list(enumerate(ranked, start=1))
@@ -249,7 +274,7 @@ class Library:
         hits: list[SearchHit] = []
         for rank, (paper_id, score, parts) in places[offset : offset + limit]:
             if paper := papers.get(paper_id):
-                hits.append(SearchHit(rank, paper, score, parts, lexical.snippet(paper.abstract, marked)))
+                hits.append(SearchHit(rank, paper, score, parts, lexical.snippet(paper.abstract, query)))
         return hits
 
     def like(self, text: str, limit: int = 10, filters: lexical.Filters | None = None, *, offset: int = 0,
@@ -301,13 +326,6 @@ class Library:
         translated = lexical.parse(translation.text)
         translated.typed = False
         return translated
-
-    def search_facets(self, text: str, depth: int = MAX_RESULTS, filters: lexical.Filters | None = None,
-                      mode: str = "hybrid", shown: int = 20) -> dict[str, list[tuple[object, int]]]:  # fmt: skip
-        """Facet counts (venue, year, contribution, has code, topic) over a search's first `depth`
-        results, without reading those papers; `shown` of them must be the best, the rest may be rough."""
-        ranked, _ = self._ranked(text, lexical.parse(text), depth, filters, "words", mode, shown)
-        return self.store.facet_counts_of([paper_id for paper_id, _, _ in ranked[:depth]])
 
     def search_lists(self, text: str, query: lexical.Query, limit: int, filters: lexical.Filters | None = None,
                      syntax: str = "words", mode: str = "hybrid", enough: int | None = None,

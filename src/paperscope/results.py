@@ -32,19 +32,21 @@ def paper_summary(paper: Paper) -> dict[str, Any]:
 
 def search_hit(hit: SearchHit, query: str = "") -> dict[str, Any]:
     """One search result: the paper's row, its score and the score's parts in numbers and in words
-    (`why`), and a snippet.
+    (`why`; `reasons` holds them for a page to word in its language), and a snippet.
 
     The snippet is the abstract around the matched words (`snippet_html` marks them with <mark>),
     or the abstract's start when only the meaning matched.
     """
     paper = hit.paper
     marked_text = hit.snippet or _head(paper.abstract)
+    reasons = explain(hit, query)
     return {
         **paper_summary(paper),
         "rank": hit.rank,
         "score": round(hit.score, 4),
         "scores": hit.scores,
-        "why": explain(hit, query),
+        "why": explain_in_words(reasons),
+        "reasons": reasons,
         "snippet": marked_text.replace("\x02", "").replace("\x03", ""),
         "snippet_html": html.escape(marked_text).replace("\x02", "<mark>").replace("\x03", "</mark>"),
     }
@@ -55,22 +57,29 @@ _FIELDS = (("title", lambda p: p.display_title), ("name", lambda p: p.name or ""
            ("authors", lambda p: " ".join(p.authors)), ("abstract", lambda p: p.abstract))  # fmt: skip
 
 
-def explain(hit: SearchHit, query: str) -> str:
-    """A score in words: "matched: speculative, decoding in title; decoding in abstract; similar meaning 0.62"."""
-    parts = []
-    if not hit.scores:
-        parts.append("its id")
+def explain(hit: SearchHit, query: str) -> dict[str, Any]:
+    """A score's reasons: which query words each field matched (each word told once, in its strongest
+    field), the similarity of meaning, and whether the query was the paper's id."""
     words = list(dict.fromkeys(w for w in re.findall(r"\w+", cjk_bigrams(query.lower())) if len(w) > 1))
+    matched = []
     for field, text_of in _FIELDS if "lexical" in hit.scores else ():
         text = cjk_bigrams(text_of(hit.paper).lower())
         found = [w for w in words if re.search(rf"\b{re.escape(w)}", text)]
         if found:
-            parts.append(f"{', '.join(found)} in {field}")
-            words = [w for w in words if w not in found]  # each word told once, in its strongest field
-    if parts and "lexical" in hit.scores:
-        parts[0] = "matched: " + parts[0]
-    if "semantic" in hit.scores:
-        parts.append(f"similar meaning {hit.scores['semantic']:.2f}")
+            matched.append({"words": found, "field": field})
+            words = [w for w in words if w not in found]
+    similar = hit.scores.get("semantic")
+    return {"by_id": not hit.scores, "matched": matched, "similar_meaning": round(similar, 2) if similar else None}
+
+
+def explain_in_words(reasons: dict[str, Any]) -> str:
+    """ "matched: speculative, decoding in title; similar meaning 0.62" """
+    parts = ["the paper's id"] if reasons["by_id"] else []
+    parts += [f"{', '.join(m['words'])} in {m['field']}" for m in reasons["matched"]]
+    if reasons["matched"]:
+        parts[-len(reasons["matched"])] = "matched: " + parts[-len(reasons["matched"])]
+    if reasons["similar_meaning"] is not None:
+        parts.append(f"similar meaning {reasons['similar_meaning']:.2f}")
     return "; ".join(parts)
 
 

@@ -308,10 +308,14 @@ def test_the_chinese_interface_uses_its_own_words(server, page: Page):
     expect(page.locator("#claims-h")).to_have_text("论断")
     expect(page.locator("#claims-h + .table-wrap th").first).to_have_text("结果")
     text = page.locator("body").inner_text()
-    for english in ("Claims", "Abstract", "My library", "Search the title on", "Sources", "Export", "Related papers"):
+    for english in ("Claims", "Abstract", "My library", "Search the title on", "Sources", "Export", "Related papers",
+                    "similar abstract", "shares topic"):  # fmt: skip
         assert english not in text, english
-    page.goto(server + "/?lang=zh&q=模型")
+    assert "摘要相似度" in page.locator("ol.results").inner_text()
+    page.goto(server + "/?lang=zh&q=speculative+decoding")
     assert "Sort by" not in page.locator("body").inner_text() and "排序" in page.locator("#order").inner_text()
+    why = page.locator("#results .why").first.inner_text()
+    assert why.startswith("匹配：标题中的 speculative, decoding；语义相似度 0."), why
 
 
 def test_every_page_and_the_api_docs_work_with_no_network(server, browser):

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable
 from functools import lru_cache
 
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS

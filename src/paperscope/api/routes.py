@@ -92,18 +92,18 @@ def search(
     offset: Annotated[int, Query(ge=0, le=MAX_RESULTS, description="Skip this many results (a later page).")] = 0,
     order: Annotated[str, Query(pattern=f"^({'|'.join(SEARCH_ORDERS)})$",
                                 description="relevance, year (newest first), venue or name.")] = "relevance",
-    facets: Annotated[bool, Query(description="Also count the results per venue, year, contribution, code, topic.")]
+    facets: Annotated[bool, Query(description="Also count the whole result set per venue, year, contribution, "
+                                                "code, topic (without the filters chosen).")]
     = False,
 ) -> dict[str, Any]:  # fmt: skip
     with request.app.state.shared.use() as library:
-        hits = library.search(q, limit, chosen, mode=mode, offset=offset, order=order)
-        found = {"query": q, "mode": mode, "searched_as": library.searched_as(q, mode), "order": order,
-                 "total": library.search_count(q, chosen, mode), "offset": offset, "limit": limit,
-                 "results": [search_hit(h, q) for h in hits]}  # fmt: skip
-        if facets:
-            found["facets"] = {key: [{"value": v, "papers": n} for v, n in rows]
-                               for key, rows in library.search_facets(q, MAX_RESULTS, chosen, mode).items()}  # fmt: skip
-        return found
+        found = library.search_page(q, limit, offset, chosen, mode, order)
+        searched_as = library.searched_as(q, mode)
+    answer = {"query": q, "mode": mode, "searched_as": searched_as, "order": order, "total": found.total,
+              "offset": offset, "limit": limit, "results": [search_hit(h, q) for h in found.hits]}  # fmt: skip
+    if facets:
+        answer["facets"] = {key: [{"value": v, "papers": n} for v, n in rows] for key, rows in found.facets.items()}
+    return answer
 
 
 @router.get("/like", summary="Papers nearest in meaning to a pasted text (an abstract); its words are no query")

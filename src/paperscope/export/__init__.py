@@ -3,12 +3,10 @@ reference formats (REFERENCES) also take the papers' citation keys: `write(paper
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TextIO
+from collections.abc import Callable
 
 from paperscope.errors import PaperscopeError
 from paperscope.export import bibtex, csl, csv, jsonl, markdown, ris
-from paperscope.model import Paper
 
 Writer = Callable[..., None]
 FORMATS: dict[str, Writer] = {

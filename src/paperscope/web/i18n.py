@@ -41,6 +41,11 @@ WORDS: dict[str, dict[str, str]] = {
         "sample": "A sample of papers", "elsewhere": "Search the title on", "ok": "OK", "method": "method",
         "dataset": "dataset", "theory": "theory", "analysis": "analysis", "system": "system", "position": "position",
         "benchmark": "benchmark", "other": "other", "docs": "API",
+        "why_sep": "; ", "why_id": "the paper's id", "why_matched": "matched: ", "why_field": "{words} in {field}",
+        "why_similar": "similar meaning {value}", "field_title": "title", "field_name": "name",
+        "field_benchmarks": "benchmarks", "field_models": "models", "field_authors": "authors",
+        "field_abstract": "abstract", "why_shares": "shares {kind} {value}", "why_abstract": "similar abstract {value}",
+        "kind_benchmark": "benchmark", "kind_model": "model", "kind_topic": "topic",
     },
     "zh": {
         "search": "搜索", "browse": "浏览", "query_label": "搜索论文",
@@ -73,6 +78,10 @@ WORDS: dict[str, dict[str, str]] = {
         "from_sources": "来自", "largest_topics": "最大的主题", "sample": "论文抽样", "elsewhere": "在以下网站搜索标题",
         "ok": "确定", "method": "方法", "dataset": "数据集", "theory": "理论", "analysis": "分析", "system": "系统",
         "position": "立场", "benchmark": "基准", "other": "其他", "docs": "API",
+        "why_sep": "；", "why_id": "论文编号", "why_matched": "匹配：", "why_field": "{field}中的 {words}", "why_similar": "语义相似度 {value}",
+        "field_title": "标题", "field_name": "名称", "field_benchmarks": "基准", "field_models": "模型",
+        "field_authors": "作者", "field_abstract": "摘要", "why_shares": "共同的{kind}：{value}",
+        "why_abstract": "摘要相似度 {value}", "kind_benchmark": "基准", "kind_model": "模型", "kind_topic": "主题",
     },
 }  # fmt: skip
 

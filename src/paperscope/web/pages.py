@@ -79,13 +79,11 @@ def search_page(
         if not q.strip():
             return _render(request, "results.html" if fragment else "search.html", **_home(library, chosen),
                            q=q, mode=mode, modes=MODES, order=order, orders=ORDERS, topic_labels=topic_labels)  # fmt: skip
-        hits = library.search(q, PAGE, chosen, mode=mode, offset=(page - 1) * PAGE, order=order)
-        total = library.search_count(q, chosen, mode)
-        facets = library.search_facets(q, MAX_RESULTS, None, mode, PAGE)
+        found = library.search_page(q, PAGE, (page - 1) * PAGE, chosen, mode, order)
         searched_as = library.searched_as(q, mode)
     context = {"q": q, "mode": mode, "modes": MODES, "order": order, "orders": ORDERS,
-               "results": [search_hit(h, q) for h in hits], "facets": facets, "total": total, "page": page,
-               "pages": max(1, -(-min(total, MAX_RESULTS) // PAGE)), "first": (page - 1) * PAGE + 1, "chosen": chosen,
+               "results": [search_hit(h, q) for h in found.hits], "facets": found.facets, "total": found.total,
+               "page": page, "pages": max(1, -(-found.total // PAGE)), "first": (page - 1) * PAGE + 1, "chosen": chosen,
                "topic_labels": topic_labels, "searched_as": searched_as}  # fmt: skip
     return _render(request, "results.html" if fragment else "search.html", **context)
 
