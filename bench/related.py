@@ -7,7 +7,10 @@ reader judged most related to it. Each method ranks the whole library for the pa
 recall@5 and nDCG@5 (binary relevance), on the tune and held-out parts apart. Beside paperscope's
 related papers, in the same run: TF-IDF cosine (IDF over the whole library) and plain BM25 with the
 abstract as the query (bm25s). Also the latency of paperscope's related papers (p50, p95).
-Targets: recall@5 ≥ 0.7 among the seeds, ≥ 0.6 in the library (held-out part); p50 ≤ 30 ms at 92k.
+In the library, the corpus papers (judged against the whole library) and the seed papers (judged
+among the 51 seeds only: in the library, papers they were never compared with may rightly come
+first) are reported apart. Targets: recall@5 ≥ 0.7 among the seeds, ≥ 0.6 in the library (held-out
+part); p50 ≤ 30 ms at 92k.
 """
 
 from __future__ import annotations
@@ -106,8 +109,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, Library(Path(tmp) / "seeds.db") as library:
         library.ingest([SEEDS])
         evaluate(library, seeds_only, "The seeds alone")
+    corpus_part = {s: e for s, e in judged.items() if s not in seeds_only}
     with Library(path()) as library:
-        evaluate(library, judged, "The evaluation library (bench/data/eval_library.json)")
+        evaluate(library, corpus_part, "The evaluation library; corpus papers judged against the whole library")
+        evaluate(library, seeds_only, "The evaluation library; seed papers (judged among the 51 seeds only)")
 
 
 if __name__ == "__main__":
