@@ -297,7 +297,8 @@ class Library:
         ranked, _ = self._ranked(text, query, FUSED_DEPTH, filters, "words", mode, FUSED_DEPTH)
         if mode == "semantic" and query.text:
             return len(ranked)
-        return self.store.count_every(query, filters) + sum(1 for _, _, parts in ranked if not parts.get("every"))
+        every = self.store.count_every(self._lexical_query(text, query, "words"), filters)
+        return every + sum(1 for _, _, parts in ranked if not parts.get("every"))
 
     def searched_as(self, text: str, mode: str = "hybrid", syntax: str = "words") -> str | None:
         """What the words side of a search looked for when it was not the text as typed: the English

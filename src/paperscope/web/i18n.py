@@ -44,7 +44,7 @@ WORDS: dict[str, dict[str, str]] = {
         "why_sep": "; ", "why_id": "the paper's id", "why_matched": "matched: ", "why_field": "{words} in {field}",
         "why_similar": "similar meaning {value}", "field_title": "title", "field_name": "name",
         "field_benchmarks": "benchmarks", "field_models": "models", "field_authors": "authors",
-        "field_abstract": "abstract", "why_shares": "shares {kind} {value}", "why_abstract": "similar abstract {value}",
+        "field_abstract": "abstract", "why_shares": "shares {kind} {value}", "why_phrases": "both about {value}",
         "kind_benchmark": "benchmark", "kind_model": "model", "kind_topic": "topic",
     },
     "zh": {
@@ -81,7 +81,7 @@ WORDS: dict[str, dict[str, str]] = {
         "why_sep": "；", "why_id": "论文编号", "why_matched": "匹配：", "why_field": "{field}中的 {words}", "why_similar": "语义相似度 {value}",
         "field_title": "标题", "field_name": "名称", "field_benchmarks": "基准", "field_models": "模型",
         "field_authors": "作者", "field_abstract": "摘要", "why_shares": "共同的{kind}：{value}",
-        "why_abstract": "摘要相似度 {value}", "kind_benchmark": "基准", "kind_model": "模型", "kind_topic": "主题",
+        "why_phrases": "都涉及 {value}", "kind_benchmark": "基准", "kind_model": "模型", "kind_topic": "主题",
     },
 }  # fmt: skip
 
