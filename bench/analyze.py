@@ -43,10 +43,26 @@ from paperscope.index import semantic
 from paperscope.library import Library
 
 HERE = Path(__file__).resolve().parent
-FIELDS = {"icml": "ML", "nips": "ML", "iclr": "ML", "aistats": "ML", "uai": "ML", "acl": "NLP", "naacl": "NLP",
-          "colm": "NLP", "cvpr": "vision", "eccv": "vision", "corl": "robotics", "icra": "robotics"}  # fmt: skip
-AAAI_AREAS = {"Computer Vision": "vision", "Speech and Natural Language": "NLP", "Machine Learning": "ML",
-              "Intelligent Robotics": "robotics"}  # fmt: skip
+FIELDS = {
+    "icml": "ML",
+    "nips": "ML",
+    "iclr": "ML",
+    "aistats": "ML",
+    "uai": "ML",
+    "acl": "NLP",
+    "naacl": "NLP",
+    "colm": "NLP",
+    "cvpr": "vision",
+    "eccv": "vision",
+    "corl": "robotics",
+    "icra": "robotics",
+}
+AAAI_AREAS = {
+    "Computer Vision": "vision",
+    "Speech and Natural Language": "NLP",
+    "Machine Learning": "ML",
+    "Intelligent Robotics": "robotics",
+}
 
 
 def purity(assignment: list[int], labels: list[str]) -> float:
@@ -68,8 +84,10 @@ def seed_purity() -> None:
             papers = list(library.papers())
             assignment = [by_label[p.topics[0]] for p in papers]
             truth = [labels[p.id] for p in papers]
-            figures.append(f"{len(found)} topics: purity {purity(assignment, truth):.3f},"
-                           f" NMI {normalized_mutual_info_score(truth, assignment):.3f}")  # fmt: skip
+            figures.append(
+                f"{len(found)} topics: purity {purity(assignment, truth):.3f},"
+                f" NMI {normalized_mutual_info_score(truth, assignment):.3f}"
+            )
     print("51 seeds (9 topics by reading) — automatic count:", figures[0], "| asked for 9:", figures[1])
 
 
@@ -105,9 +123,13 @@ def label_figures(layout: topic_model.Layout, texts: list[str]) -> str:
     chosen = [t.label.split(", ") for t in layout.topics]
     phrases_shown = [p for label in chosen for p in label if not p.startswith("topic ")]
     longer = sum(" " in p for p in phrases_shown) / max(len(phrases_shown), 1)
-    covered = sum(bool(set(chosen[t]) & set(phrases.phrases(text))) for t, text in zip(layout.assignment, texts))
-    return (f"labels: {len(phrases_shown)} phrases, {longer:.0%} of two or three words;"
-            f" {covered / len(texts):.0%} of papers use one of their topic's label phrases")
+    covered = sum(
+        bool(set(chosen[t]) & set(phrases.phrases(text))) for t, text in zip(layout.assignment, texts, strict=True)
+    )
+    return (
+        f"labels: {len(phrases_shown)} phrases, {longer:.0%} of two or three words;"
+        f" {covered / len(texts):.0%} of papers use one of their topic's label phrases"
+    )
 
 
 def scale_quality() -> None:
@@ -126,12 +148,18 @@ def scale_quality() -> None:
         took = time.perf_counter() - started
         k = len(layout.topics)
         labelled = [i for i, f in enumerate(fields) if f]
-        halves = {name: [i for i in labelled if zlib.crc32(ids[i].encode()) % 2 == side]
-                  for side, name in ((0, "development"), (1, "held out"))}  # fmt: skip
-        print(f"\nevaluation library: {len(ids):,} papers, {len(labelled):,} with a field"
-              f" ({', '.join(f'{f} {n:,}' for f, n in Counter(f for f in fields if f).most_common())})")
-        print(f"paperscope topics + map in {took:.0f} s (loaded machine);"
-              " candidate counts (silhouette, NMI on development):")
+        halves = {
+            name: [i for i in labelled if zlib.crc32(ids[i].encode()) % 2 == side]
+            for side, name in ((0, "development"), (1, "held out"))
+        }
+        print(
+            f"\nevaluation library: {len(ids):,} papers, {len(labelled):,} with a field"
+            f" ({', '.join(f'{f} {n:,}' for f, n in Counter(f for f in fields if f).most_common())})"
+        )
+        print(
+            f"paperscope topics + map in {took:.0f} s (loaded machine);"
+            " candidate counts (silhouette, NMI on development):"
+        )
         for count, score in layout.silhouettes.items():
             assignment = topic_model._kmeans(matrix, count)
             dev = halves["development"]
@@ -140,10 +168,11 @@ def scale_quality() -> None:
             print(f"  {count:>3} topics: silhouette {score:.4f}, NMI {nmi:.3f}{mark}")
         compared = {
             f"paperscope ({k} topics, by silhouette)": layout.assignment,
-            f"old count sqrt(n/2) ({topic_model.default_count(len(ids))} topics)":
-                topic_model._kmeans(matrix, topic_model.default_count(len(ids))),
+            f"old count sqrt(n/2) ({topic_model.default_count(len(ids))} topics)": topic_model._kmeans(
+                matrix, topic_model.default_count(len(ids))
+            ),
             f"TF-IDF k-means ({k} topics, baseline)": tfidf_kmeans(texts, k),
-        }  # fmt: skip
+        }
         print(f"  {'':<44} {'development':>22}  {'held out':>22}")
         print(f"  {'':<44} {'purity':>10} {'NMI':>11}  {'purity':>10} {'NMI':>11}")
         for name, assignment in compared.items():
@@ -167,8 +196,10 @@ def timing(library: Library, label: str) -> None:
         began = time.perf_counter()
         library.related(paper_id, 10)
         times.append(time.perf_counter() - began)
-    print(f"  {label}: {library.count():,} papers → {len(found)} topics + map in {took:.1f} s;"
-          f" related p50 {statistics.median(times) * 1000:.1f} ms, p95 {sorted(times)[189] * 1000:.1f} ms")
+    print(
+        f"  {label}: {library.count():,} papers → {len(found)} topics + map in {took:.1f} s;"
+        f" related p50 {statistics.median(times) * 1000:.1f} ms, p95 {sorted(times)[189] * 1000:.1f} ms"
+    )
 
 
 def fill_with_noise(library: Library, source: semantic.Vectors) -> None:
@@ -178,7 +209,9 @@ def fill_with_noise(library: Library, source: semantic.Vectors) -> None:
         rows = rows + rng.normal(0, 0.02, rows.shape).astype(np.float32)
         rows /= np.linalg.norm(rows, axis=1, keepdims=True)
         with library.store.transaction():
-            library.store.put_vectors((pid, digest, semantic.to_blob(v)) for (pid, digest, _), v in zip(missing, rows))
+            library.store.put_vectors(
+                (pid, digest, semantic.to_blob(v)) for (pid, digest, _), v in zip(missing, rows, strict=True)
+            )
 
 
 def time_at_scale() -> None:

@@ -9,6 +9,7 @@ venues relate. The decisions column is what paperscope does with such a pair.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import Counter
 from pathlib import Path
@@ -34,15 +35,19 @@ def main() -> None:
         ua, ub = units[a], units[b]
         titles = "same title" if ua.title and ua.title == ub.title else "different titles"
         venues = "same venue" if ua.venue == ub.venue else "different venues"
-        band = next(f"{lo:.2f}–{hi:.2f}" for lo, hi in zip(BINS, BINS[1:], strict=False) if lo <= similarity < hi)
+        band = next(f"{lo:.2f}–{hi:.2f}" for lo, hi in itertools.pairwise(BINS) if lo <= similarity < hi)
         table[(f"{titles}, {venues}", band)] += 1
-    print(f"{len(prepared):,} records, {len(representatives):,} distinct exact keys, {len(pairs):,} candidate pairs"
-          f" verified, in {elapsed:.0f} s")  # fmt: skip
+    print(
+        f"{len(prepared):,} records, {len(representatives):,} distinct exact keys, {len(pairs):,} candidate pairs"
+        f" verified, in {elapsed:.0f} s"
+    )
     print(f"exact duplicates merged: {len(prepared) - len(representatives):,} records")
-    print(f"near duplicates merged: {len(grouping.near_merges)} pairs; similar pairs held apart by a title or venue "
-          f"conflict: {len(grouping.held_apart)}")  # fmt: skip
+    print(
+        f"near duplicates merged: {len(grouping.near_merges)} pairs; similar pairs held apart by a title or venue "
+        f"conflict: {len(grouping.held_apart)}"
+    )
     kinds = sorted({kind for kind, _ in table})
-    bands = [f"{lo:.2f}–{hi:.2f}" for lo, hi in zip(BINS, BINS[1:], strict=False)]
+    bands = [f"{lo:.2f}–{hi:.2f}" for lo, hi in itertools.pairwise(BINS)]
     print(f"\n{'jaccard':>11} | " + " | ".join(f"{k:>34}" for k in kinds))
     for band in bands:
         print(f"{band:>11} | " + " | ".join(f"{table[(k, band)]:>34}" for k in kinds))

@@ -25,7 +25,7 @@ from importlib.metadata import files
 
 import eval_library  # type: ignore[import-not-found]
 import numpy as np
-from search_eval import K, SPLITS, LabelledSet, load_sets  # type: ignore[import-not-found]
+from search_eval import SPLITS, K, LabelledSet, load_sets  # type: ignore[import-not-found]
 
 from paperscope.index import semantic
 from paperscope.library import Library
@@ -82,7 +82,10 @@ def quality(ids: list[str], docs: np.ndarray, queries: dict[str, np.ndarray], se
             for query in (q for q in labelled.queries if q.split == split and set(q.relevant) & position.keys()):
                 top = np.argsort(-(docs @ queries[query.text]))[:K]
                 scores.append(labelled.score([ids[i] for i in top], query))
-            results.setdefault(labelled.name, {})[split] = (statistics.fmean(scores) if scores else float("nan"), len(scores))
+            results.setdefault(labelled.name, {})[split] = (
+                statistics.fmean(scores) if scores else float("nan"),
+                len(scores),
+            )
     return results
 
 
@@ -101,8 +104,10 @@ def main() -> None:
     sample = wanted + random.Random(3).sample(rest, max(0, args.sample - len(wanted)))
     sample_sets = [s for s in sets if s.name != "title"]  # 600 title targets would fill the sample
     texts = [papers[pid] for pid in random.Random(5).sample(sorted(papers), 200)]
-    print(f"full library {len(papers):,} papers; sample {len(sample)} papers ({len(wanted)} that queries are about); "
-          f"2 threads on a loaded machine\n")  # fmt: skip
+    print(
+        f"full library {len(papers):,} papers; sample {len(sample)} papers ({len(wanted)} that queries are about); "
+        f"2 threads on a loaded machine\n"
+    )
     for name, (load, package, licence, slow) in CANDIDATES.items():
         if name not in args.encoders.split(","):
             continue
@@ -129,8 +134,10 @@ def main() -> None:
             libraries["full"] = (list(papers), full_docs, sets)
         for label, (ids, docs, used) in libraries.items():
             figures = quality(ids, docs, queries, used)
-            print(f"  {label:<6} " + "  ".join(f"{s} {figures[s]['tune'][0]:.3f}/{figures[s]['held_out'][0]:.3f}"
-                                              for s in figures))  # fmt: skip
+            print(
+                f"  {label:<6} "
+                + "  ".join(f"{s} {figures[s]['tune'][0]:.3f}/{figures[s]['held_out'][0]:.3f}" for s in figures)
+            )
         print()
     print("figures: tune/held-out; known items and titles MRR@10, seed queries nDCG@10")
 

@@ -30,12 +30,15 @@ GATES = ("every", "some", "chinese")
 
 
 class Row:
-    def __init__(self, labelled: LabelledSet, query: Query, found: list[LexicalHit], near: list[tuple[str, float]],
-                 text: str) -> None:  # fmt: skip
+    def __init__(
+        self, labelled: LabelledSet, query: Query, found: list[LexicalHit], near: list[tuple[str, float]], text: str
+    ) -> None:
         self.labelled, self.query, self.found, self.near, self.text = labelled, query, found, near, text
         self.gate = fusion.gate(text, found)
 
-    def score(self, lexical_part: list[LexicalHit] | None, semantic_part: list | None, weights: fusion.Weights) -> tuple[float, int]:
+    def score(
+        self, lexical_part: list[LexicalHit] | None, semantic_part: list | None, weights: fusion.Weights
+    ) -> tuple[float, int]:
         ranked = fusion.combine(self.text, lexical_part, semantic_part, weights)
         return self.labelled.score([pid for pid, _, _ in ranked], self.query), len(ranked)
 
@@ -69,12 +72,17 @@ def main() -> None:
     lexical_alone = means(rows, {i: r.score(r.found, None, base)[0] for i, r in enumerate(rows)})
     semantic_alone = means(rows, {i: r.score(None, r.near, base)[0] for i, r in enumerate(rows)})
     floor = {name: max(lexical_alone[name], semantic_alone[name]) for name in lexical_alone}
-    print(f"{len(rows)} tune queries; per gate: {({g: sum(r.gate == g for r in rows) for g in GATES})}")
+    print(f"{len(rows)} tune queries; per gate: { ({g: sum(r.gate == g for r in rows) for g in GATES}) }")
     show("lexical", lexical_alone)
     show("semantic", semantic_alone)
-    show("hybrid, shipped weights", means(rows, {i: r.score(r.found, r.near, fusion.WEIGHTS)[0] for i, r in enumerate(rows)}))
+    show(
+        "hybrid, shipped weights",
+        means(rows, {i: r.score(r.found, r.near, fusion.WEIGHTS)[0] for i, r in enumerate(rows)}),
+    )
     # per query, its score for each weight of its own gate
-    by_weight = {w: {i: r.score(r.found, r.near, fusion.Weights(w, w, w, 0.0))[0] for i, r in enumerate(rows)} for w in GRID}
+    by_weight = {
+        w: {i: r.score(r.found, r.near, fusion.Weights(w, w, w, 0.0))[0] for i, r in enumerate(rows)} for w in GRID
+    }
     best = None
     for choice in itertools.product(GRID, repeat=len(GATES)):
         weight_of = dict(zip(GATES, choice, strict=True))
@@ -85,7 +93,10 @@ def main() -> None:
             best = (key, fusion.Weights(*choice, cutoff=0.0), figures)
     assert best is not None
     (qualifies, mean, margin), weights, figures = best
-    print(f"\nchosen {weights}: hybrid ≥ both parts on every set: {qualifies}; mean {mean:.3f}, worst margin {margin:+.3f}")
+    print(
+        f"\nchosen {weights}: hybrid ≥ both parts on every set: {qualifies}; "
+        f"mean {mean:.3f}, worst margin {margin:+.3f}"
+    )
     show("hybrid, chosen", figures)
     print("\ncut-off: median results per query, worst loss over the sets")
     chosen_cutoff = 0.0

@@ -24,10 +24,46 @@ from paperscope.errors import PaperscopeError
 from paperscope.fuzzing import read_any
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
-PIECES = ["\\textbf{", "}", "{", "$", "$$", "\\(", "**", "[a](", "](", "<script>alert(1)</script>", "<img src=x onerror=y>",
-          "javascript:alert(1)", "\\href{javascript:x}{y}", "https://github. com/a/b", "\\%", "&", "\\", "\n", "\r\n",
-          "\u202e", "\x00", "中文", "😀", '"><svg onload=x>', "\\url{", "\\begin{equation}", "\\end{", "\\frac{1}{",
-          '"', "[", "]", ",", ":", "null", "\ufeff", "\\'", "%", "\\\\"]  # fmt: skip
+PIECES = [
+    "\\textbf{",
+    "}",
+    "{",
+    "$",
+    "$$",
+    "\\(",
+    "**",
+    "[a](",
+    "](",
+    "<script>alert(1)</script>",
+    "<img src=x onerror=y>",
+    "javascript:alert(1)",
+    "\\href{javascript:x}{y}",
+    "https://github. com/a/b",
+    "\\%",
+    "&",
+    "\\",
+    "\n",
+    "\r\n",
+    "\u202e",
+    "\x00",
+    "中文",
+    "😀",
+    '"><svg onload=x>',
+    "\\url{",
+    "\\begin{equation}",
+    "\\end{",
+    "\\frac{1}{",
+    '"',
+    "[",
+    "]",
+    ",",
+    ":",
+    "null",
+    "\ufeff",
+    "\\'",
+    "%",
+    "\\\\",
+]
 LIMIT_SECONDS = 2
 
 
@@ -64,14 +100,19 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
 
 def built(rng: random.Random) -> tuple[bytes, str]:
     def text() -> str:
-        return "".join(rng.choice(PIECES) if rng.random() < 0.5 else chr(rng.randrange(32, 0x3000))
-                       for _ in range(rng.randint(0, 60)))  # fmt: skip
+        return "".join(
+            rng.choice(PIECES) if rng.random() < 0.5 else chr(rng.randrange(32, 0x3000))
+            for _ in range(rng.randint(0, 60))
+        )
 
     if rng.random() < 0.5:
         return ("ICML 2026 Papers\n" + "\n".join(text() for _ in range(rng.randint(1, 5)))).encode(
-            "utf-8", "replace"), "page.txt"
-    items = [{k: text() for k in rng.sample(["title", "abstract", "author", "site", "github", "id"], 3)}
-             for _ in range(rng.randint(1, 4))]  # fmt: skip
+            "utf-8", "replace"
+        ), "page.txt"
+    items = [
+        {k: text() for k in rng.sample(["title", "abstract", "author", "site", "github", "id"], 3)}
+        for _ in range(rng.randint(1, 4))
+    ]
     return json.dumps(items).encode(), "icml2026.json"
 
 
@@ -103,14 +144,19 @@ def main() -> None:
             except Hang:
                 failures.append(f"input {number}: more than {LIMIT_SECONDS} s")
                 (Path(tmp) / f"hang-{number}").write_bytes(data)
-            except Exception as error:  # noqa: BLE001 (this is what the run is looking for)
+            except Exception as error:
                 failures.append(f"input {number} ({name}): {error.__class__.__name__}: {str(error)[:120]}")
             finally:
                 signal.alarm(0)
             if (number + 1) % 10_000 == 0:
-                print(f"  {number + 1:,} inputs, {len(failures)} failures, {time.perf_counter() - started:.0f} s", flush=True)
-    print(f"{args.inputs:,} inputs tried ({outcomes['read']:,} read, {outcomes['refused']:,} refused with a one-line "
-          f"error) in {time.perf_counter() - started:.0f} s: {len(failures)} failures (target 0)")  # fmt: skip
+                print(
+                    f"  {number + 1:,} inputs, {len(failures)} failures, {time.perf_counter() - started:.0f} s",
+                    flush=True,
+                )
+    print(
+        f"{args.inputs:,} inputs tried ({outcomes['read']:,} read, {outcomes['refused']:,} refused with a one-line "
+        f"error) in {time.perf_counter() - started:.0f} s: {len(failures)} failures (target 0)"
+    )
     for failure in failures[:20]:
         print("  " + failure)
 

@@ -26,8 +26,10 @@ def run_ingest(corpus: Path, db: Path) -> tuple[float, dict]:
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "paperscope", "--db", str(db), "ingest", str(corpus), "--no-embed", "--json"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     elapsed = time.perf_counter() - started
     if done.returncode:
         sys.exit(f"ingest failed: {done.stderr.strip()}")
@@ -47,16 +49,20 @@ def main() -> None:
     records = report["records_read"]
     rate = records / first
     print(f"cores: {os.cpu_count()}")
-    print(f"records: {records:,} from {report['files_read']} files → {report['papers']:,} papers "
-          f"({report['records_merged']:,} merged, {len(report['near_duplicates'])} near-duplicate pairs merged, "
-          f"{len(report['held_apart'])} held apart), {report['errors']} errors")  # fmt: skip
+    print(
+        f"records: {records:,} from {report['files_read']} files → {report['papers']:,} papers "
+        f"({report['records_merged']:,} merged, {len(report['near_duplicates'])} near-duplicate pairs merged, "
+        f"{len(report['held_apart'])} held apart), {report['errors']} errors"
+    )
     print(f"first ingest: {first:.1f} s = {rate:,.0f} records/s (target ≥ 2,000: {rate / 2000:.2f}× target)")
     stages = ", ".join(f"{stage} {seconds:.1f} s" for stage, seconds in report["seconds"].items())
     print(f"  where the time goes: {stages}")
     print(f"peak RSS: {peak_mb:,.0f} MB (target < 1,024 MB: {peak_mb / 1024:.2f} of it)")
     print(f"database size: {size_mb:,.0f} MB")
-    print(f"unchanged re-ingest: {second:.1f} s (target < 10 s: {second / 10:.2f} of it); "
-          f"{again['files_unchanged']} files skipped, {again['records_read']} records read")  # fmt: skip
+    print(
+        f"unchanged re-ingest: {second:.1f} s (target < 10 s: {second / 10:.2f} of it); "
+        f"{again['files_unchanged']} files skipped, {again['records_read']} records read"
+    )
 
 
 if __name__ == "__main__":

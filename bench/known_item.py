@@ -45,9 +45,11 @@ def main() -> None:
         with Library(Path(tmp) / "known.db") as library:
             started = time.perf_counter()
             report = library.ingest([listing])
-            print(f"{report.papers:,} papers (titles withheld) ingested and embedded in "
-                  f"{time.perf_counter() - started:.0f} s ({report.seconds.get('embed', 0):.0f} s embedding: "
-                  f"{report.vectors_computed / max(report.seconds.get('embed', 1), 1e-9):.0f} abstracts/s)")  # fmt: skip
+            print(
+                f"{report.papers:,} papers (titles withheld) ingested and embedded in "
+                f"{time.perf_counter() - started:.0f} s ({report.seconds.get('embed', 0):.0f} s embedding: "
+                f"{report.vectors_computed / max(report.seconds.get('embed', 1), 1e-9):.0f} abstracts/s)"
+            )
             targets = random.Random(5).sample(items, args.queries)
             want = {}
             for item in targets:
@@ -66,8 +68,10 @@ def main() -> None:
                         first += rank == 1
                         top10 += 1
                 n = len(want)
-                print(f"  {mode:<9} MRR@10 {reciprocal / n:.3f}   first {first / n:.1%}   top 10 {top10 / n:.1%}"
-                      f"   ({(time.perf_counter() - started) / n * 1000:.1f} ms/query)")  # fmt: skip
+                print(
+                    f"  {mode:<9} MRR@10 {reciprocal / n:.3f}   first {first / n:.1%}   top 10 {top10 / n:.1%}"
+                    f"   ({(time.perf_counter() - started) / n * 1000:.1f} ms/query)"
+                )
 
 
 if __name__ == "__main__":

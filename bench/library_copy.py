@@ -14,10 +14,7 @@ from eval_library import path
 
 def copy_of_eval_library(folder: Path) -> Path:
     """The evaluation library copied into `folder` (built and cached first if need be)."""
-    if "--library" in sys.argv:
-        source = Path(sys.argv[sys.argv.index("--library") + 1])
-    else:
-        source = path()
+    source = Path(sys.argv[sys.argv.index("--library") + 1]) if "--library" in sys.argv else path()
     copy = folder / "eval.db"
     # SQLite's backup: the copy holds what is still in the source's write-ahead log, too.
     with sqlite3.connect(f"file:{source}?mode=ro", uri=True) as cached, sqlite3.connect(copy) as target:

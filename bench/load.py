@@ -67,9 +67,11 @@ async def run(url: str, titles: list[str], ids: list[str], clients: int, seconds
     def at(q: float) -> float:
         return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000
 
-    print(f"{clients} clients for {seconds:.0f} s: {len(times):,} requests, {len(times) / elapsed:,.1f} requests/s; "
-          f"p50 {statistics.median(ordered) * 1000:.0f} ms, p95 {at(0.95):.0f} ms, p99 {at(0.99):.0f} ms; "
-          f"{len(errors)} errors {sorted(set(errors))[:5]}")  # fmt: skip
+    print(
+        f"{clients} clients for {seconds:.0f} s: {len(times):,} requests, {len(times) / elapsed:,.1f} requests/s; "
+        f"p50 {statistics.median(ordered) * 1000:.0f} ms, p95 {at(0.95):.0f} ms, p99 {at(0.99):.0f} ms; "
+        f"{len(errors)} errors {sorted(set(errors))[:5]}"
+    )
 
 
 def main() -> None:

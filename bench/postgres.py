@@ -54,7 +54,9 @@ def start_server(folder: Path) -> tuple[str, object]:
 
 def percentiles(times: list[float]) -> str:
     ordered = sorted(times)
-    return f"p50 {statistics.median(ordered) * 1000:7.2f} ms  p95 {ordered[int(len(ordered) * 0.95) - 1] * 1000:7.2f} ms"
+    return (
+        f"p50 {statistics.median(ordered) * 1000:7.2f} ms  p95 {ordered[int(len(ordered) * 0.95) - 1] * 1000:7.2f} ms"
+    )
 
 
 def ingest(location: str, label: str, lists: list[Path]) -> None:
@@ -62,8 +64,10 @@ def ingest(location: str, label: str, lists: list[Path]) -> None:
     with Library(location) as library:
         report = library.ingest(lists, embed_vectors=False)
     seconds = time.perf_counter() - started
-    print(f"ingest {label:10s} {report.records_read:,} records → {report.papers:,} papers in {seconds:6.1f} s"
-          f"  ({report.records_read / seconds:,.0f} records/s)")
+    print(
+        f"ingest {label:10s} {report.records_read:,} records → {report.papers:,} papers in {seconds:6.1f} s"
+        f"  ({report.records_read / seconds:,.0f} records/s)"
+    )
 
 
 def fill_vectors(locations: list[str], sample: int) -> None:
@@ -74,8 +78,10 @@ def fill_vectors(locations: list[str], sample: int) -> None:
         chosen = random.Random(7).sample(ids, sample)
         started = time.perf_counter()
         real = semantic.encoder(threads=2).encode([semantic.text_of(library.paper(i)) for i in chosen])
-        print(f"vectors: {sample:,} abstracts embedded in {time.perf_counter() - started:.0f} s; the other papers get a"
-              " sample vector + noise")  # fmt: skip
+        print(
+            f"vectors: {sample:,} abstracts embedded in {time.perf_counter() - started:.0f} s; the other papers get a"
+            " sample vector + noise"
+        )
     vectors = real[rng.integers(0, sample, len(ids))] + rng.normal(0, 0.02, (len(ids), semantic.DIMENSIONS))
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     for location in locations:
@@ -85,10 +91,14 @@ def fill_vectors(locations: list[str], sample: int) -> None:
             started = time.perf_counter()
             for start in range(0, len(ids), 2_000):
                 with store.transaction():
-                    store.put_vectors((pid, digests[pid], semantic.to_blob(vectors[i]))
-                                      for i, pid in enumerate(ids[start : start + 2_000], start))  # fmt: skip
-            print(f"vectors into {type(store).__name__:14s} {time.perf_counter() - started:6.1f} s"
-                  " (PostgreSQL: HNSW index built as they come)")  # fmt: skip
+                    store.put_vectors(
+                        (pid, digests[pid], semantic.to_blob(vectors[i]))
+                        for i, pid in enumerate(ids[start : start + 2_000], start)
+                    )
+            print(
+                f"vectors into {type(store).__name__:14s} {time.perf_counter() - started:6.1f} s"
+                " (PostgreSQL: HNSW index built as they come)"
+            )
         finally:
             store.close()
 
@@ -161,7 +171,9 @@ def main() -> None:
                 latency(server, queries, "PostgreSQL")
                 recall(lite, server, queries)
                 for clients in (8, 32):
-                    ratio = throughput(server, queries, clients, "PostgreSQL") / throughput(lite, queries, clients, "SQLite")
+                    ratio = throughput(server, queries, clients, "PostgreSQL") / throughput(
+                        lite, queries, clients, "SQLite"
+                    )
                     print(f"throughput ratio at {clients} clients, PostgreSQL / SQLite: {ratio:.2f}")
         finally:
             stop()

@@ -31,10 +31,24 @@ from paperscope.analyze.recommend import recommend
 from paperscope.index import semantic
 from paperscope.library import Library
 
-DEVELOPMENT = ["point cloud", "machine translation", "reinforcement learning", "question answering", "object detection",
-               "pose estimation"]  # fmt: skip
-HELD_OUT = ["semantic segmentation", "dialogue", "optical flow", "adversarial", "bandit", "super-resolution",
-            "named entity", "motion planning"]  # fmt: skip
+DEVELOPMENT = [
+    "point cloud",
+    "machine translation",
+    "reinforcement learning",
+    "question answering",
+    "object detection",
+    "pose estimation",
+]
+HELD_OUT = [
+    "semantic segmentation",
+    "dialogue",
+    "optical flow",
+    "adversarial",
+    "bandit",
+    "super-resolution",
+    "named entity",
+    "motion planning",
+]
 TAGGED = (3, 5)
 TRIALS = 1
 DISMISSED = 3  # off-topic suggestions marked not relevant in the feedback round
@@ -45,7 +59,8 @@ def methods(vectors: semantic.Vectors, texts: dict[str, str]) -> dict[str, Metho
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     words = TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2).fit_transform(
-        [texts[pid] for pid in vectors.ids])  # fmt: skip
+        [texts[pid] for pid in vectors.ids]
+    )
 
     def text_of(ids: list[str]) -> list[str]:
         return [texts[i] for i in ids]
@@ -93,7 +108,7 @@ def run(phrases: list[str], titles: dict[str, str], compared: dict[str, Method])
                     scores[name].append((sum(p in hidden for p in found[:5]) / 5, sum(p in hidden for p in found) / 10))
                     if name == "paperscope":
                         dismissed = [p for p in found if p not in hidden][:DISMISSED]
-                        again = [p for p in method(tagged, dismissed)]
+                        again = list(method(tagged, dismissed))
                         feedback.append((scores[name][-1][1], sum(p in hidden for p in again) / 10))
             cells = ""
             for name in compared:
@@ -105,8 +120,10 @@ def run(phrases: list[str], titles: dict[str, str], compared: dict[str, Method])
     cells = "".join(f"{at5:>13.3f} / {at10:.2f}" for at5, at10 in means.values())
     print(f"  {'mean':<22} {'':>6} {'':>6}{cells}")
     before, after = statistics.mean(f[0] for f in feedback), statistics.mean(f[1] for f in feedback)
-    print(f"  negative feedback: {DISMISSED} off-topic suggestions marked not relevant → paperscope precision@10"
-          f" {before:.3f} → {after:.3f} (over {len(feedback)} trials)")
+    print(
+        f"  negative feedback: {DISMISSED} off-topic suggestions marked not relevant → paperscope precision@10"
+        f" {before:.3f} → {after:.3f} (over {len(feedback)} trials)"
+    )
 
 
 def main() -> None:

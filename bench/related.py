@@ -82,7 +82,8 @@ def evaluate(library: Library, judged: dict[str, dict], title: str) -> None:
         if source in by_source and wanted:
             cases[by_source[source]] = (entry["split"], wanted)
     methods: dict[str, Callable[[str], list[str]]] = {
-        "paperscope related": lambda pid: [r.paper.id for r in library.related(pid, K)], **baselines(library)
+        "paperscope related": lambda pid: [r.paper.id for r in library.related(pid, K)],
+        **baselines(library),
     }
     print(f"\n{title}: {library.count():,} papers, {len(cases)} judged papers")
     print(f"  {'method':<22} {'split':<9} {'n':>3}  recall@5  nDCG@5")
@@ -100,7 +101,10 @@ def evaluate(library: Library, judged: dict[str, dict], title: str) -> None:
         library.related(pid, 10)
         times.append((time.perf_counter() - started) * 1000)
     times.sort()
-    print(f"  paperscope related latency p50 {statistics.median(times):.1f} ms, p95 {times[int(0.95 * (len(times) - 1))]:.1f} ms")
+    print(
+        f"  paperscope related latency p50 {statistics.median(times):.1f} ms, "
+        f"p95 {times[int(0.95 * (len(times) - 1))]:.1f} ms"
+    )
 
 
 def main() -> None:

@@ -57,9 +57,11 @@ def measure(library: Library, queries: list[dict]) -> None:
         started = time.perf_counter()
         translate.translate(item["query"], frequency)
         again.append((time.perf_counter() - started) * 1000)
-    print(f"translation per query (jieba and dictionaries loaded): p50 {statistics.median(costs):.2f} ms, "
-          f"max {max(costs):.2f} ms on first sight of its words; "
-          f"p50 {statistics.median(again):.2f} ms again")  # fmt: skip
+    print(
+        f"translation per query (jieba and dictionaries loaded): p50 {statistics.median(costs):.2f} ms, "
+        f"max {max(costs):.2f} ms on first sight of its words; "
+        f"p50 {statistics.median(again):.2f} ms again"
+    )
 
     papers = list(library.papers())
     bm25 = BM25Okapi([words(f"{p.display_title} {p.abstract}") for p in papers])
@@ -85,9 +87,12 @@ def measure(library: Library, queries: list[dict]) -> None:
     runs = {
         "plain BM25, as typed": lambda item: plain(item["query"], item["relevant"]),
         "plain BM25, translated": lambda item: plain(translations[item["query"]].text, item["relevant"]),
-        **{f"{mode}, {name}": hybrid_or_lexical(mode, name == "translated")
-           for mode in ("lexical", "hybrid")[: 1 + vectors] for name in ("as typed", "translated")},
-    }  # fmt: skip
+        **{
+            f"{mode}, {name}": hybrid_or_lexical(mode, name == "translated")
+            for mode in ("lexical", "hybrid")[: 1 + vectors]
+            for name in ("as typed", "translated")
+        },
+    }
     if vectors:
         runs["semantic (reads the Chinese)"] = hybrid_or_lexical("semantic", True)
     print(f"\n{len(queries)} Chinese queries over {len(papers):,} papers: nDCG@10")
@@ -105,8 +110,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--library", type=Path, help="a library file that holds the seed papers")
     args = parser.parse_args()
-    queries = [q for q in json.loads((HERE / "data" / "search_queries.json").read_text(encoding="utf-8"))["queries"]
-               if q["kind"] == "chinese"]  # fmt: skip
+    queries = [
+        q
+        for q in json.loads((HERE / "data" / "search_queries.json").read_text(encoding="utf-8"))["queries"]
+        if q["kind"] == "chinese"
+    ]
     if args.library:
         with Library(args.library) as library:
             measure(library, queries)

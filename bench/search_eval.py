@@ -42,8 +42,13 @@ K = 10
 TITLES = 600
 SPLITS = ("tune", "held_out")
 SYSTEMS = (*MODES, "bm25")
-TARGETS = {("known_en", "MRR@10"): 0.85, ("known_zh", "MRR@10"): 0.80, ("seeds_en", "nDCG@10"): 0.75,
-           ("seeds_zh", "nDCG@10"): 0.70, ("title", "MRR@10"): 0.95}  # fmt: skip
+TARGETS = {
+    ("known_en", "MRR@10"): 0.85,
+    ("known_zh", "MRR@10"): 0.80,
+    ("seeds_en", "nDCG@10"): 0.75,
+    ("seeds_zh", "nDCG@10"): 0.70,
+    ("title", "MRR@10"): 0.95,
+}
 
 
 @dataclass
@@ -74,7 +79,7 @@ def reciprocal_rank(ranked: list[str], relevant: dict[str, int]) -> float:
 
 
 def source_ids(library: Library) -> dict[str, str]:
-    """"file:line" of every source -> the paper read from it."""
+    """ "file:line" of every source -> the paper read from it."""
     return {f"{s.path}:{s.line}": p.id for p in library.papers() for s in p.sources}
 
 
@@ -90,7 +95,9 @@ def seed_sets(by_source: dict[str, str]) -> list[LabelledSet]:
     return [english, chinese]
 
 
-def known_item_sets(by_source: dict[str, str], name: str = "known", file: str = "known_items.json") -> list[LabelledSet]:
+def known_item_sets(
+    by_source: dict[str, str], name: str = "known", file: str = "known_items.json"
+) -> list[LabelledSet]:
     """The description queries of a known-item file in bench/data (none while it does not exist)."""
     path = HERE / "data" / file
     if not path.exists():
@@ -123,8 +130,9 @@ def plain_bm25(library: Library) -> Callable[[str], list[str]]:
     papers = list(library.papers())
     ids = [p.id for p in papers]
     retriever = bm25s.BM25()
-    retriever.index(bm25s.tokenize([semantic.text_of(p) for p in papers], stopwords="en", show_progress=False),
-                    show_progress=False)  # fmt: skip
+    retriever.index(
+        bm25s.tokenize([semantic.text_of(p) for p in papers], stopwords="en", show_progress=False), show_progress=False
+    )
 
     def search(text: str) -> list[str]:
         tokens = bm25s.tokenize([text], stopwords="en", show_progress=False)
@@ -140,8 +148,11 @@ def paperscope(library: Library, mode: str) -> Callable[[str], list[str]]:
     return lambda text: [hit.paper.id for hit in library.search(text, limit=K, mode=mode)]
 
 
-def evaluate(sets: list[LabelledSet], systems: dict[str, Callable[[str], list[str]]],
-             timings: dict[str, list[float]] | None = None) -> dict:  # fmt: skip
+def evaluate(
+    sets: list[LabelledSet],
+    systems: dict[str, Callable[[str], list[str]]],
+    timings: dict[str, list[float]] | None = None,
+) -> dict:
     """{set: {split: {system: mean score, "n": queries}}}; times every query into `timings` by system."""
     results: dict = {}
     for labelled in sets:
@@ -163,8 +174,12 @@ def evaluate(sets: list[LabelledSet], systems: dict[str, Callable[[str], list[st
 
 def load_sets(library: Library, names: list[str]) -> list[LabelledSet]:
     by_source = source_ids(library)
-    sets = [*known_item_sets(by_source), *known_item_sets(by_source, "vague", "known_items_vague.json"),
-            title_set(library), *seed_sets(by_source)]  # fmt: skip
+    sets = [
+        *known_item_sets(by_source),
+        *known_item_sets(by_source, "vague", "known_items_vague.json"),
+        title_set(library),
+        *seed_sets(by_source),
+    ]
     return [s for s in sets if s.name in names]
 
 
@@ -174,9 +189,16 @@ def table(results: dict, sets: list[LabelledSet]) -> str:
         for split in SPLITS:
             row = results[labelled.name][split]
             target = TARGETS.get((labelled.name, labelled.metric))
-            mark = "" if target is None or split == "tune" else f"  ≥ {target:.2f} {'met' if row['hybrid'] >= target else 'MISSED'}"
-            lines.append(f"{labelled.name:<9} {labelled.metric:<8} {split:<9} {row['n']:>4}  "
-                         + "  ".join(f"{row[s]:8.3f}" for s in SYSTEMS) + mark)  # fmt: skip
+            mark = (
+                ""
+                if target is None or split == "tune"
+                else f"  ≥ {target:.2f} {'met' if row['hybrid'] >= target else 'MISSED'}"
+            )
+            lines.append(
+                f"{labelled.name:<9} {labelled.metric:<8} {split:<9} {row['n']:>4}  "
+                + "  ".join(f"{row[s]:8.3f}" for s in SYSTEMS)
+                + mark
+            )
     return "\n".join(lines)
 
 
@@ -193,14 +215,20 @@ def main() -> None:
         results = evaluate(sets, systems, timings)
         papers = library.count()
     hybrid = sorted(timings["hybrid"])
-    latency = {"p50_ms": round(statistics.median(hybrid) * 1000, 2), "p95_ms": round(hybrid[int(len(hybrid) * 0.95) - 1] * 1000, 2),
-               "queries": len(hybrid)}  # fmt: skip
+    latency = {
+        "p50_ms": round(statistics.median(hybrid) * 1000, 2),
+        "p95_ms": round(hybrid[int(len(hybrid) * 0.95) - 1] * 1000, 2),
+        "queries": len(hybrid),
+    }
     if args.json:
         print(json.dumps({"papers": papers, "results": results, "hybrid_latency": latency}, indent=1))
         return
     print(f"{papers:,} papers (bench/data/eval_library.json); {', '.join(s.name for s in sets)}\n")
     print(table(results, sets))
-    print(f"\nhybrid latency over {latency['queries']} queries: p50 {latency['p50_ms']:.1f} ms, p95 {latency['p95_ms']:.1f} ms")
+    print(
+        f"\nhybrid latency over {latency['queries']} queries: "
+        f"p50 {latency['p50_ms']:.1f} ms, p95 {latency['p95_ms']:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -63,8 +63,9 @@ def timed(run, queries: list[str]) -> list[float]:
 
 
 def serving_rss(db: Path, queries: list[str]) -> float:
-    done = subprocess.run([sys.executable, "-c", SERVE_PROBE, str(db), *queries[:50]],
-                          capture_output=True, text=True, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", SERVE_PROBE, str(db), *queries[:50]], capture_output=True, text=True, check=True
+    )
     return int(done.stdout.strip()) / 1e6
 
 
@@ -76,8 +77,9 @@ def measure(library: Library, db: Path, label: str) -> None:
 
     def plain_or(text: str) -> None:
         words = lexical.parse(text).must
-        store_db.execute("SELECT paper_id FROM papers_fts WHERE papers_fts MATCH ? ORDER BY rank LIMIT 10",
-                         (" OR ".join(words),)).fetchall()  # fmt: skip
+        store_db.execute(
+            "SELECT paper_id FROM papers_fts WHERE papers_fts MATCH ? ORDER BY rank LIMIT 10", (" OR ".join(words),)
+        ).fetchall()
 
     print(f"\n{label}: {library.count():,} papers, {len(library.vectors()):,} vectors, {QUERIES} title queries, top 10")
     medians = {}
@@ -89,8 +91,10 @@ def measure(library: Library, db: Path, label: str) -> None:
     tokenized = [lexical._WORD.findall(p.abstract.lower()) for p in library.papers()]
     bm25 = BM25Okapi(tokenized)
     reference = timed(lambda q: bm25.get_top_n(lexical._WORD.findall(q.lower()), tokenized, n=10), queries[:30])
-    print(f"  rank_bm25 (reference)   {percentiles(reference)}  → lexical is "
-          f"{statistics.median(reference) / medians['lexical']:,.0f}× faster at p50")  # fmt: skip
+    print(
+        f"  rank_bm25 (reference)   {percentiles(reference)}  → lexical is "
+        f"{statistics.median(reference) / medians['lexical']:,.0f}× faster at p50"
+    )
     rows = list(library.vectors().matrix)
 
     def python_loop(text: str) -> None:
@@ -99,8 +103,10 @@ def measure(library: Library, db: Path, label: str) -> None:
         sorted(range(len(scores)), key=scores.__getitem__, reverse=True)[:10]
 
     loop = timed(python_loop, queries[:30])
-    print(f"  Python loop of dots     {percentiles(loop)}  → semantic is "
-          f"{statistics.median(loop) / medians['semantic']:,.0f}× faster at p50")  # fmt: skip
+    print(
+        f"  Python loop of dots     {percentiles(loop)}  → semantic is "
+        f"{statistics.median(loop) / medians['semantic']:,.0f}× faster at p50"
+    )
     print(f"  serving memory: {serving_rss(db, queries):,.0f} MB RSS (a fresh process, 50 hybrid queries)")
 
 
@@ -118,8 +124,10 @@ def main() -> None:
         small, full = Path(tmp) / "small.db", Path(tmp) / "all.db"
         with Library(small) as library:
             report = library.ingest(files[-60:])  # the newest lists, about 10k papers
-            print(f"sample: {report.vectors_computed:,} abstracts embedded in {report.seconds['embed']:.0f} s "
-                  f"= {report.vectors_computed / report.seconds['embed']:.0f} abstracts/s (2 cores)")  # fmt: skip
+            print(
+                f"sample: {report.vectors_computed:,} abstracts embedded in {report.seconds['embed']:.0f} s "
+                f"= {report.vectors_computed / report.seconds['embed']:.0f} abstracts/s (2 cores)"
+            )
             measure(library, small, "sample")
             sample_vectors = library.vectors()
         with Library(full) as library:

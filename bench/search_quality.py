@@ -64,8 +64,10 @@ def main() -> None:
             print(f"\n{mode}")
             for kind, pairs in by_kind.items():
                 n = len(pairs)
-                print(f"  {kind:<11} n={n:<3} nDCG@10 {sum(p[0] for p in pairs) / n:.3f}"
-                      f"   recall@10 {sum(p[1] for p in pairs) / n:.3f}")  # fmt: skip
+                print(
+                    f"  {kind:<11} n={n:<3} nDCG@10 {sum(p[0] for p in pairs) / n:.3f}"
+                    f"   recall@10 {sum(p[1] for p in pairs) / n:.3f}"
+                )
 
 
 if __name__ == "__main__":

@@ -30,21 +30,30 @@ from paperscope.library import Library
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent.parent / "shared"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]  # fmt: skip
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def ms(values: list[float]) -> str:
     ordered = sorted(values)
-    return f"p50 {statistics.median(ordered) * 1000:7.1f} ms  p95 {ordered[max(0, int(len(ordered) * 0.95) - 1)] * 1000:7.1f} ms"
+    p95 = ordered[max(0, int(len(ordered) * 0.95) - 1)]
+    return f"p50 {statistics.median(ordered) * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms"
 
 
 def serve(db: Path) -> tuple[subprocess.Popen, str]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    process = subprocess.Popen([sys.executable, "-m", "paperscope", "--db", str(db), "serve", "--port", str(port)],
-                               stderr=subprocess.DEVNULL)  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "paperscope", "--db", str(db), "serve", "--port", str(port)], stderr=subprocess.DEVNULL
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(600):
         try:

@@ -36,8 +36,12 @@ def run_cli(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | No
     """The installed command, in a real process: what a user would see, stderr included."""
     done = subprocess.run(
         [sys.executable, "-m", "paperscope", *map(str, args)],
-        capture_output=True, text=True, cwd=cwd, env={**os.environ, **(env or {})}, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
     return Run(done.returncode, done.stdout, done.stderr)
 
 
@@ -138,16 +142,28 @@ TRICKY_ABSTRACTS = [
     r" $\Omega(\sqrt{\log L})$ bound and the Kullback–Leibler term.",
 ]
 DECISIONS = [  # a paper list with every decision, and authors as sources write them
-    {"title": "An Accepted Paper on Sparse Attention", "status": "Poster", "track": "main",
-     "author": r"Hal Daumé III; and Tim Klinger; Laurens van der Maaten; Olivier Capp\'e",
-     "abstract": "We study sparse attention.",
-     "site": "https://openreview.net/forum?id=accepted1"},
-    {"title": "A Rejected Paper on Dense Attention", "status": "Reject", "author": "Ada Lovelace",
-     "abstract": "We study dense attention, which was rejected."},
-    {"title": "A Workshop Paper on Tiny Attention", "status": "Poster Workshop", "author": "Alan Turing",
-     "abstract": "We study tiny attention at a workshop."},
+    {
+        "title": "An Accepted Paper on Sparse Attention",
+        "status": "Poster",
+        "track": "main",
+        "author": r"Hal Daumé III; and Tim Klinger; Laurens van der Maaten; Olivier Capp\'e",
+        "abstract": "We study sparse attention.",
+        "site": "https://openreview.net/forum?id=accepted1",
+    },
+    {
+        "title": "A Rejected Paper on Dense Attention",
+        "status": "Reject",
+        "author": "Ada Lovelace",
+        "abstract": "We study dense attention, which was rejected.",
+    },
+    {
+        "title": "A Workshop Paper on Tiny Attention",
+        "status": "Poster Workshop",
+        "author": "Alan Turing",
+        "abstract": "We study tiny attention at a workshop.",
+    },
     {"title": "Withdrawn", "status": "Withdraw", "author": "", "abstract": ""},
-]  # fmt: skip
+]
 
 
 @pytest.fixture(scope="session")
@@ -160,8 +176,11 @@ def export_libraries(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path
     (folder / "tricky.txt").write_text("Tricky Papers\n" + "\n".join(TRICKY_ABSTRACTS) + "\n", encoding="utf-8")
     (folder / "neurips2024.json").write_text(json.dumps(DECISIONS), encoding="utf-8")
     samples = sorted(p for p in (SHARED / "formats").iterdir() if p.name not in FORMATS_NOT_READ)
-    inputs = {"seeds": [SEEDS, folder / "tricky.txt", folder / "neurips2024.json"],
-              "iclr2017": [CORPUS / "iclr2017.json.gz"], "formats": samples}  # fmt: skip
+    inputs = {
+        "seeds": [SEEDS, folder / "tricky.txt", folder / "neurips2024.json"],
+        "iclr2017": [CORPUS / "iclr2017.json.gz"],
+        "formats": samples,
+    }
     paths = {}
     for name, files in inputs.items():
         paths[name] = folder / f"{name}.db"

@@ -31,13 +31,22 @@ def v2_notes() -> list[dict]:
         title = re.search(r"<title>(.*?)</title>", entry, flags=re.DOTALL).group(1)  # type: ignore[union-attr]
         summary = re.search(r"<summary>(.*?)</summary>", entry, flags=re.DOTALL).group(1)  # type: ignore[union-attr]
         authors = re.findall(r"<name>(.*?)</name>", entry)
-        notes.append({
-            "id": f"note{i:04d}", "forum": f"note{i:04d}", "invitations": ["Fake.cc/2025/Conference/-/Submission"],
-            "domain": "Fake.cc/2025/Conference", "cdate": 1735689600000 + i,
-            "content": {"title": {"value": " ".join(title.split())}, "abstract": {"value": " ".join(summary.split())},
-                        "authors": {"value": authors}, "venueid": {"value": "Fake.cc/2025/Conference"},
-                        "venue": {"value": "Fake 2025 Poster" if i % 2 else "Fake 2025 Oral"}},
-        })  # fmt: skip
+        notes.append(
+            {
+                "id": f"note{i:04d}",
+                "forum": f"note{i:04d}",
+                "invitations": ["Fake.cc/2025/Conference/-/Submission"],
+                "domain": "Fake.cc/2025/Conference",
+                "cdate": 1735689600000 + i,
+                "content": {
+                    "title": {"value": " ".join(title.split())},
+                    "abstract": {"value": " ".join(summary.split())},
+                    "authors": {"value": authors},
+                    "venueid": {"value": "Fake.cc/2025/Conference"},
+                    "venue": {"value": "Fake 2025 Poster" if i % 2 else "Fake 2025 Oral"},
+                },
+            }
+        )
     return notes
 
 
@@ -48,8 +57,9 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *_: object) -> None:
         pass
 
-    def send(self, status: int, body: bytes, kind: str, headers: dict[str, str] | None = None,
-             cut: bool = False) -> None:  # fmt: skip
+    def send(
+        self, status: int, body: bytes, kind: str, headers: dict[str, str] | None = None, cut: bool = False
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body) + (500 if cut else 0)))
@@ -86,7 +96,9 @@ class Handler(BaseHTTPRequestHandler):
             if FAULTS == "some" and first and start > 0:
                 time.sleep(1.5)  # slow, but inside the client's timeout
             total = re.sub(r"(<opensearch:totalResults[^>]*>)\d+(<)", rf"\g<1>{len(ENTRIES)}\g<2>", HEAD)
-            return self.send(200, (total + "".join(ENTRIES[start : start + size]) + TAIL).encode(), "application/atom+xml")
+            return self.send(
+                200, (total + "".join(ENTRIES[start : start + size]) + TAIL).encode(), "application/atom+xml"
+            )
         self.send(404, b"not found", "text/plain")
 
 

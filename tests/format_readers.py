@@ -22,11 +22,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # npm packages the node readers load, installed on first use into a cache folder (never the repository)
-NPM_PACKAGES = ("@citation-js/core@0.7.18", "@citation-js/plugin-bibtex@0.7.18", "@citation-js/plugin-ris@0.7.18",
-                "@citation-js/plugin-csl@0.7.18", "marked@15.0.12")  # fmt: skip
+NPM_PACKAGES = (
+    "@citation-js/core@0.7.18",
+    "@citation-js/plugin-bibtex@0.7.18",
+    "@citation-js/plugin-ris@0.7.18",
+    "@citation-js/plugin-csl@0.7.18",
+    "marked@15.0.12",
+)
 NPM_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "paperscope-test-npm"
-DEBIAN = {"biber": "biber", "bibtex": "texlive-binaries", "latex": "texlive-latex-base", "pandoc": "pandoc",
-          "node": "nodejs", "npm": "npm", "jq": "jq"}  # fmt: skip
+DEBIAN = {
+    "biber": "biber",
+    "bibtex": "texlive-binaries",
+    "latex": "texlive-latex-base",
+    "pandoc": "pandoc",
+    "node": "nodejs",
+    "npm": "npm",
+    "jq": "jq",
+}
 _NODE_SCRIPT = Path(__file__).with_name("node_readers.cjs")
 
 
@@ -49,8 +61,15 @@ def tool(name: str) -> str:
 
 
 def _run(args: list[str], cwd: Path, timeout: int = 600) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False,
-                          env={**os.environ, "LC_ALL": "C.UTF-8"})  # fmt: skip
+    return subprocess.run(
+        args,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        env={**os.environ, "LC_ALL": "C.UTF-8"},
+    )
 
 
 # BibTeX
@@ -66,18 +85,22 @@ def pybtex_strict(path: Path) -> Reading:
             warnings.simplefilter("always")
             data = parse_file(str(path), bib_format="bibtex")
         return Reading(len(data.entries), [str(w.message) for w in caught])
-    except Exception as error:  # noqa: BLE001 (strict mode raises on the first problem, of many classes)
+    except Exception as error:
         return Reading(0, errors=[f"{error.__class__.__name__}: {error}"])
     finally:
         pybtex_errors.set_strict_mode(False)
 
 
 def biber_validate(path: Path) -> Reading:
-    run = _run([tool("biber"), "--tool", "--validate-datamodel", "--output-file", "-", "--quiet", path.name], path.parent)
+    run = _run(
+        [tool("biber"), "--tool", "--validate-datamodel", "--output-file", "-", "--quiet", path.name], path.parent
+    )
     log = run.stderr + run.stdout
     found = [line for line in log.splitlines() if line.startswith(("WARN", "ERROR"))]
     read = len(re.findall(r"^@\w+\{", run.stdout, re.MULTILINE))
-    errors = [line for line in found if line.startswith("ERROR")] + ([f"biber exited {run.returncode}"] if run.returncode else [])
+    errors = [line for line in found if line.startswith("ERROR")] + (
+        [f"biber exited {run.returncode}"] if run.returncode else []
+    )
     return Reading(read, [line for line in found if line.startswith("WARN")], errors)
 
 
@@ -106,7 +129,11 @@ def bibtex_latex(path: Path) -> Reading:
     errors, warned = [], []
     blg = (folder / "refs.blg").read_text(encoding="utf-8", errors="replace") if (folder / "refs.blg").exists() else ""
     warned += [line for line in blg.splitlines() if line.startswith("Warning--")]
-    errors += [line for line in blg.splitlines() if "I was expecting" in line or "error message" in line or line.startswith("I'm skipping")]
+    errors += [
+        line
+        for line in blg.splitlines()
+        if "I was expecting" in line or "error message" in line or line.startswith("I'm skipping")
+    ]
     if bibtex.returncode > 1:
         errors.append(f"bibtex exited {bibtex.returncode}")
     second = _run(latex, folder)
@@ -115,7 +142,11 @@ def bibtex_latex(path: Path) -> Reading:
     errors += [line for line in log.splitlines() if line.startswith("UNSET CHARACTER") and not _CJK.search(line)]
     if second.returncode:
         errors.append(f"latex exited {second.returncode}")
-    warned += [line for line in log.splitlines() if "LaTeX Warning" in line and "Rerun" not in line and "undefined references" not in line]
+    warned += [
+        line
+        for line in log.splitlines()
+        if "LaTeX Warning" in line and "Rerun" not in line and "undefined references" not in line
+    ]
     bbl = (folder / "refs.bbl").read_text(encoding="utf-8", errors="replace") if (folder / "refs.bbl").exists() else ""
     return Reading(bbl.count("\\bibitem"), warned, errors)
 
@@ -132,7 +163,9 @@ def pandoc_citeproc(path: Path) -> Reading:
     path.with_suffix(".pandoc.html").write_text(run.stdout, encoding="utf-8")
     read = run.stdout.count('<div id="ref-')
     found = [line for line in run.stderr.splitlines() if line.strip()]
-    errors = [line for line in found if "WARNING" not in line] + ([f"pandoc exited {run.returncode}"] if run.returncode else [])
+    errors = [line for line in found if "WARNING" not in line] + (
+        [f"pandoc exited {run.returncode}"] if run.returncode else []
+    )
     return Reading(read, [line for line in found if "WARNING" in line], errors)
 
 
@@ -158,7 +191,9 @@ def pandoc_csv(path: Path) -> Reading:
     if run.returncode:
         return Reading(0, errors=[run.stderr.strip() or f"pandoc exited {run.returncode}"])
     table = next(b for b in json.loads(run.stdout)["blocks"] if b["t"] == "Table")
-    return Reading(sum(len(body[3]) for body in table["c"][4]), [line for line in run.stderr.splitlines() if line.strip()])
+    return Reading(
+        sum(len(body[3]) for body in table["c"][4]), [line for line in run.stderr.splitlines() if line.strip()]
+    )
 
 
 # node: citation-js and marked
@@ -169,8 +204,10 @@ def node_packages() -> Path:
     modules = NPM_CACHE / "node_modules"
     if not all((modules / p.rsplit("@", 1)[0]).is_dir() for p in NPM_PACKAGES):
         NPM_CACHE.mkdir(parents=True, exist_ok=True)
-        run = _run([tool("npm"), "install", "--no-audit", "--no-fund", "--silent", "--prefix", str(NPM_CACHE),
-                    *NPM_PACKAGES], NPM_CACHE)  # fmt: skip
+        run = _run(
+            [tool("npm"), "install", "--no-audit", "--no-fund", "--silent", "--prefix", str(NPM_CACHE), *NPM_PACKAGES],
+            NPM_CACHE,
+        )
         if run.returncode:
             raise ToolMissing(f"npm could not install {' '.join(NPM_PACKAGES)}: {run.stderr.strip()[-300:]}")
     return modules
@@ -178,8 +215,14 @@ def node_packages() -> Path:
 
 def node_reader(fmt: str) -> Callable[[Path], Reading]:
     def read(path: Path) -> Reading:
-        run = subprocess.run([tool("node"), str(_NODE_SCRIPT), fmt, str(path)], capture_output=True, text=True,
-                             timeout=600, check=False, env={**os.environ, "NODE_PATH": str(node_packages())})  # fmt: skip
+        run = subprocess.run(
+            [tool("node"), str(_NODE_SCRIPT), fmt, str(path)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+            env={**os.environ, "NODE_PATH": str(node_packages())},
+        )
         if run.returncode:
             return Reading(0, errors=[run.stderr.strip()[-500:] or f"node exited {run.returncode}"])
         result = json.loads(run.stdout)
@@ -199,8 +242,9 @@ def citeproc_py(path: Path) -> Reading:
     items = json.loads(path.read_text(encoding="utf-8"))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        bibliography = CitationStylesBibliography(CitationStylesStyle("harvard-cite-them-right", validate=False), CiteProcJSON(items),
-                                                  formatter.plain)  # fmt: skip
+        bibliography = CitationStylesBibliography(
+            CitationStylesStyle("harvard-cite-them-right", validate=False), CiteProcJSON(items), formatter.plain
+        )
         for item in items:
             bibliography.register(Citation([CitationItem(item["id"])]))
         rendered = [str(entry) for entry in bibliography.bibliography()]
@@ -218,7 +262,7 @@ def rispy_loads(path: Path) -> Reading:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             records = rispy.loads(path.read_text(encoding="utf-8"))
-    except Exception as error:  # noqa: BLE001 (rispy raises bare errors)
+    except Exception as error:
         return Reading(0, errors=[f"{error.__class__.__name__}: {error}"])
     return Reading(len(records), [str(w.message) for w in caught])
 
@@ -232,7 +276,9 @@ def zotero_names(path: Path, organisations: frozenset[str] = frozenset()) -> Rea
     "Family, Given" (or a one-word family name; an organisation whole), no empty name; a type it knows;
     TY first, ER last."""
     read, problems = 0, []
-    for number, record in enumerate(re.split(r"^ER  - *$", path.read_text(encoding="utf-8"), flags=re.MULTILINE)[:-1], 1):
+    for number, record in enumerate(
+        re.split(r"^ER  - *$", path.read_text(encoding="utf-8"), flags=re.MULTILINE)[:-1], 1
+    ):
         lines = [line for line in record.strip("\n").splitlines() if line.strip()]
         if not lines or not lines[0].startswith("TY  - "):
             problems.append(f"record {number}: does not start with TY")
@@ -256,13 +302,18 @@ def python_csv(path: Path) -> Reading:
     with path.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.reader(handle, strict=True))
     width = len(rows[0])
-    return Reading(len(rows) - 1, errors=[f"row {i}: {len(r)} cells, not {width}" for i, r in enumerate(rows, 1) if len(r) != width])
+    return Reading(
+        len(rows) - 1,
+        errors=[f"row {i}: {len(r)} cells, not {width}" for i, r in enumerate(rows, 1) if len(r) != width],
+    )
 
 
 def sqlite_csv(path: Path) -> Reading:
     """sqlite3's own CSV import (the command-line shell's .import), as a spreadsheet-like reader."""
-    run = _run([tool("sqlite3"), ":memory:", ".mode csv", f".import '{path.name}' papers", "SELECT count(*) FROM papers;"],
-               path.parent)  # fmt: skip
+    run = _run(
+        [tool("sqlite3"), ":memory:", ".mode csv", f".import '{path.name}' papers", "SELECT count(*) FROM papers;"],
+        path.parent,
+    )
     found = [line for line in run.stderr.splitlines() if line.strip()]
     try:
         return Reading(int(run.stdout.strip().splitlines()[-1]), errors=found)

@@ -26,8 +26,11 @@ class Server:
         name = f"paperscope_test_{uuid.uuid4().hex[:12]}"
         with psycopg.connect(self.url, autocommit=True) as conn:
             if template:
-                conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
-                    sql.Identifier(name), sql.Identifier(_database(template))))  # fmt: skip
+                conn.execute(
+                    sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+                        sql.Identifier(name), sql.Identifier(_database(template))
+                    )
+                )
             else:
                 conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         self.made.append(name)

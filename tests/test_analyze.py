@@ -34,12 +34,16 @@ def test_every_paper_gets_a_topic_and_a_place_on_the_map(seeded_db):
 
 
 def test_key_phrases_hold_no_function_words():
-    found = phrases.phrases("We propose speculative decoding (SD), yet it shows 2x speedups for large language "
-                            "models and state-of-the-art computer vision; DP and OOD are studied.")  # fmt: skip
+    found = phrases.phrases(
+        "We propose speculative decoding (SD), yet it shows 2x speedups for large language "
+        "models and state-of-the-art computer vision; DP and OOD are studied."
+    )
     assert {"speculative decoding", "large language models", "computer vision", "speedups"} <= set(found)
     assert not {"yet", "propose", "shows", "models", "dp", "ood", "sd", "models computer"} & set(found)
     assert phrases.distinct(["graph neural networks", "neural networks", "graph", "point cloud"], 3) == [
-        "graph neural networks", "point cloud"]  # fmt: skip
+        "graph neural networks",
+        "point cloud",
+    ]
 
 
 def test_topic_labels_are_phrases_their_papers_use(seeded_db):
@@ -62,8 +66,9 @@ def test_the_number_of_topics_is_the_count_with_the_best_silhouette(seeded_db):
         vectors = library.vectors()
         texts = [semantic.text_of(library.paper(pid)) for pid in vectors.ids]
     steps = []
-    layout = topic_model.cluster(vectors.matrix, texts,
-                                 progress=lambda stage, done, total: stage == "topics" and steps.append((done, total)))
+    layout = topic_model.cluster(
+        vectors.matrix, texts, progress=lambda stage, done, total: stage == "topics" and steps.append((done, total))
+    )
     assert sorted(layout.silhouettes) == topic_model.candidate_counts(51) and len(layout.silhouettes) >= 4
     assert len(layout.topics) == max(layout.silhouettes, key=layout.silhouettes.__getitem__)
     assert steps == [(done, len(layout.silhouettes) + 1) for done in range(len(layout.silhouettes) + 2)]
@@ -129,8 +134,12 @@ def test_versions_of_a_benchmark_are_one_entry_with_variants(seeded_db):
     with Library(seeded_db) as library:
         papers = list(library.papers())
     rewarding = next(p for p in papers if "AlpacaEval 2.0" in p.benchmarks)
-    plain = replace(rewarding, id="plain", benchmarks=["AlpacaEval", "CIFAR-10"],
-                    claims=[Claim("3%", benchmark="AlpacaEval", text="It gains 3% on AlpacaEval.")])  # fmt: skip
+    plain = replace(
+        rewarding,
+        id="plain",
+        benchmarks=["AlpacaEval", "CIFAR-10"],
+        claims=[Claim("3%", benchmark="AlpacaEval", text="It gains 3% on AlpacaEval.")],
+    )
     cifar = replace(rewarding, id="cifar", benchmarks=["CIFAR-100", "SQuAD v1.1"], claims=[])
     entries = compute([*papers, plain, cifar]).by_benchmark
     alpaca = find(entries, "AlpacaEval 2.0")

@@ -33,7 +33,10 @@ def test_ingest_prints_the_summary_and_the_quality_report(db_path):
     assert "URLs repaired: 1" in run.out
     assert "  001_3a14d78222ee847b.txt:35" in run.out
     again = run_cli("ingest", SEEDS, "--db", db_path)
-    assert again.out.splitlines()[0] == "0 records read from 0 files (3 unchanged) → 0 papers (0 duplicates merged), 0 errors"
+    assert (
+        again.out.splitlines()[0]
+        == "0 records read from 0 files (3 unchanged) → 0 papers (0 duplicates merged), 0 errors"
+    )
 
 
 def test_ingest_json_report(db_path):
@@ -124,6 +127,7 @@ def test_every_command_has_help_with_an_example():
 
 # Bad input: one line on stderr naming the file (and line), exit status 1, nothing written.
 
+
 def write(path, content):
     path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
     return path
@@ -139,21 +143,38 @@ def bad_inputs(tmp_path):
         "empty folder": (folder, r"error: .*empty_folder: folder holds no files to read"),
         "empty file": (write(tmp_path / "empty.txt", ""), r"error: empty.txt: empty file"),
         "header only": (write(tmp_path / "header.txt", "ICML 2026 Papers\n\n"), r"error: header.txt:1: no abstracts"),
-        "not UTF-8": (write(tmp_path / "latin.txt", "ICML 2026 Papers\n\nna\xefve\n".encode("latin-1")),
-                      r"error: latin.txt:3: not UTF-8 text \(byte 0xef\)"),
+        "not UTF-8": (
+            write(tmp_path / "latin.txt", "ICML 2026 Papers\n\nna\xefve\n".encode("latin-1")),
+            r"error: latin.txt:3: not UTF-8 text \(byte 0xef\)",
+        ),
         "truncated gzip": (write(tmp_path / "cut.json.gz", truncated), r"error: cut.json.gz: broken gzip data"),
         "JSON not a paper list": (write(tmp_path / "conf.json", '{"name": "x"}'), r"error: conf.json: unknown format"),
-        "array of non-papers": (write(tmp_path / "nums.json", '[{"title": "A"}, {"x": 1}]'),
-                                r"error: nums.json:2: not a paper list"),
-        "invalid JSON": (write(tmp_path / "broken.json", '[{"title": "A",\n "abstract": }]'),
-                         r"error: broken.json:2: invalid JSON"),
+        "array of non-papers": (
+            write(tmp_path / "nums.json", '[{"title": "A"}, {"x": 1}]'),
+            r"error: nums.json:2: not a paper list",
+        ),
+        "invalid JSON": (
+            write(tmp_path / "broken.json", '[{"title": "A",\n "abstract": }]'),
+            r"error: broken.json:2: invalid JSON",
+        ),
         "line too long": (write(tmp_path / "long.txt", long_line), r"error: long.txt:3: line is longer than 20,000"),
         "unknown format": (write(tmp_path / "blob.bin", b"\x00\x01binary\x00"), r"error: blob.bin: unknown format"),
-    }  # fmt: skip
+    }
 
 
-CASES = ["missing path", "empty folder", "empty file", "header only", "not UTF-8", "truncated gzip",
-         "JSON not a paper list", "array of non-papers", "invalid JSON", "line too long", "unknown format"]  # fmt: skip
+CASES = [
+    "missing path",
+    "empty folder",
+    "empty file",
+    "header only",
+    "not UTF-8",
+    "truncated gzip",
+    "JSON not a paper list",
+    "array of non-papers",
+    "invalid JSON",
+    "line too long",
+    "unknown format",
+]
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -191,14 +212,17 @@ def test_a_library_in_a_folder_that_does_not_exist(tmp_path):
     assert run.err.strip().endswith("cannot create the library there: its folder does not exist")
 
 
-@pytest.mark.parametrize("command", [["papers"], ["search", "decoding"], ["stats"], ["export", "-f", "csv"], ["serve"],
-                                     ["tag", "abc", "x"], ["embed"]])
+@pytest.mark.parametrize(
+    "command",
+    [["papers"], ["search", "decoding"], ["stats"], ["export", "-f", "csv"], ["serve"], ["tag", "abc", "x"], ["embed"]],
+)
 def test_a_mistyped_db_is_refused_not_created(tmp_path, command):
     typo = tmp_path / "libary.db"
     run = run_cli("--db", typo, *command)
     assert run.code == 1 and run.out == ""
-    assert run.err.strip().splitlines() == [f"error: {typo}: no library there (a mistyped --db?); `paperscope ingest` "
-                                            "makes one"]  # fmt: skip
+    assert run.err.strip().splitlines() == [
+        f"error: {typo}: no library there (a mistyped --db?); `paperscope ingest` makes one"
+    ]
     assert not typo.exists()
 
 

@@ -11,8 +11,9 @@ from .conftest import CORPUS
 
 
 def record(abstract=None, title=None, venue="ICML", year=2026, line=1, path="a.txt", authors=()):
-    return RawRecord(Source(path, line, None, "test"), title=title, abstract=abstract, venue=venue, year=year,
-                     authors=list(authors))  # fmt: skip
+    return RawRecord(
+        Source(path, line, None, "test"), title=title, abstract=abstract, venue=venue, year=year, authors=list(authors)
+    )
 
 
 def groups_of(*records):
@@ -29,8 +30,11 @@ ABSTRACT = (
 def corpus_records(name, title_start):
     items = json.loads(gzip.decompress((CORPUS / name).read_bytes()))
     venue = name[:-12].upper()
-    return [record(r["abstract"], r["title"], venue, int(name[-12:-8]), i, name)
-            for i, r in enumerate(items, 1) if r["title"].startswith(title_start)]  # fmt: skip
+    return [
+        record(r["abstract"], r["title"], venue, int(name[-12:-8]), i, name)
+        for i, r in enumerate(items, 1)
+        if r["title"].startswith(title_start)
+    ]
 
 
 def test_markup_case_whitespace_and_punctuation_differences_merge():
@@ -43,8 +47,10 @@ def test_a_titled_record_and_an_untitled_listing_line_with_one_abstract_merge():
 
 
 def test_papers_sharing_a_first_sentence_stay_apart():
-    other = ABSTRACT.split(". ")[0] + ". Instead we propose a retrieval benchmark of ten thousand questions, and show " \
+    other = (
+        ABSTRACT.split(". ")[0] + ". Instead we propose a retrieval benchmark of ten thousand questions, and show "
         "that current retrievers fail on half of them, leaving a large gap to human performance on every domain."
+    )
     assert groups_of(record(ABSTRACT), record(other, line=2)) == [[0], [1]]
 
 
@@ -61,7 +67,9 @@ def test_identical_abstracts_under_different_titles_stay_apart():
 
 def test_the_same_text_in_two_venues_stays_apart():
     # ICLR 2017 and ICML 2017 both list "The Predictron" with abstracts at Jaccard 0.9: two listings, two papers.
-    records = corpus_records("iclr2017.json.gz", "The Predictron") + corpus_records("icml2017.json.gz", "The Predictron")
+    records = corpus_records("iclr2017.json.gz", "The Predictron") + corpus_records(
+        "icml2017.json.gz", "The Predictron"
+    )
     assert groups_of(*records) == [[0], [1]]
 
 

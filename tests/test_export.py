@@ -43,8 +43,12 @@ def test_entry_types_follow_the_decision_and_the_venue(export_libraries):
     with Library(export_libraries["iclr2017"]) as library:
         papers, keys = list(library.papers()), library.store.cite_keys()
     conference = "International Conference on Learning Representations (ICLR 2017)"
-    expected = {"Poster": ("inproceedings", conference), "Oral": ("inproceedings", conference),
-                "Workshop": ("inproceedings", "ICLR 2017 Workshop Track"), "Reject": ("misc", None)}  # fmt: skip
+    expected = {
+        "Poster": ("inproceedings", conference),
+        "Oral": ("inproceedings", conference),
+        "Workshop": ("inproceedings", "ICLR 2017 Workshop Track"),
+        "Reject": ("misc", None),
+    }
     for paper in papers:
         if not paper.title and not paper.abstract:
             assert keys[paper.id] not in entries  # an empty record is not a paper to cite
@@ -63,19 +67,27 @@ def test_seed_decisions_workshops_and_placeholders(export_libraries):
     accepted = by_title(entries, "Accepted Paper")
     assert accepted.entry_type == "inproceedings"
     assert accepted["booktitle"] == "Advances in Neural Information Processing Systems (NeurIPS 2024)"
-    assert accepted["author"] == r"Daum{\'e}, III, Hal and Klinger, Tim and van der Maaten, Laurens and Capp{\'e}, Olivier"
+    assert (
+        accepted["author"] == r"Daum{\'e}, III, Hal and Klinger, Tim and van der Maaten, Laurens and Capp{\'e}, Olivier"
+    )
     assert by_title(entries, "Workshop Paper")["booktitle"] == "NeurIPS 2024 Workshop Track"
     assert by_title(entries, "Rejected Paper")["note"] == "Submitted to NeurIPS 2024; rejected."
     assert not any(e["title"] == "{Withdrawn}" for e in entries.values())  # a placeholder is not a paper
     csl = {i["title"]: i for i in json.loads(exported(db, "csl-json"))}
     assert csl["An Accepted Paper on Sparse Attention"]["author"] == [
-        {"family": "Daumé", "given": "Hal", "suffix": "III"}, {"family": "Klinger", "given": "Tim"},
+        {"family": "Daumé", "given": "Hal", "suffix": "III"},
+        {"family": "Klinger", "given": "Tim"},
         {"family": "Maaten", "given": "Laurens", "non-dropping-particle": "van der"},
-        {"family": "Cappé", "given": "Olivier"}]  # fmt: skip
+        {"family": "Cappé", "given": "Olivier"},
+    ]
     assert csl["A Rejected Paper on Dense Attention"]["type"] == "manuscript"
     ris = {r["title"]: r for r in rispy.loads(exported(db, "ris"))}
-    assert ris["An Accepted Paper on Sparse Attention"]["authors"] == ["Daumé, Hal, III", "Klinger, Tim", "van der Maaten, Laurens",
-                                                                      "Cappé, Olivier"]
+    assert ris["An Accepted Paper on Sparse Attention"]["authors"] == [
+        "Daumé, Hal, III",
+        "Klinger, Tim",
+        "van der Maaten, Laurens",
+        "Cappé, Olivier",
+    ]
     assert ris["An Accepted Paper on Sparse Attention"]["type_of_reference"] == "CPAPER"
     assert ris["A Rejected Paper on Dense Attention"]["type_of_reference"] == "UNPB"
 
@@ -94,7 +106,11 @@ def test_arxiv_journal_and_doi_from_the_samples(export_libraries):
     assert {"literal": "Court of Arbitration for Sport"} in [a for i in csl for a in i.get("author", [])]
     ris = rispy.loads(exported(db, "ris"))
     assert {r["type_of_reference"] for r in ris} >= {"JOUR", "UNPB", "CHAP", "BOOK", "CPAPER"}
-    assert sum(bool(r.get("doi")) for r in ris) == sum(bool(i.get("DOI")) for i in csl) == sum("doi" in e for e in entries.values())
+    assert (
+        sum(bool(r.get("doi")) for r in ris)
+        == sum(bool(i.get("DOI")) for i in csl)
+        == sum("doi" in e for e in entries.values())
+    )
 
 
 def test_text_is_latex_in_bibtex_and_unicode_elsewhere(export_libraries):
@@ -161,12 +177,15 @@ def test_every_format_from_the_command_line(seeded_db, tmp_path):
 
 def test_bibliographic_dedupe_keeps_kinds_and_dois_apart(tmp_path):
     bib = tmp_path / "same.bib"
-    bib.write_text("""@article{a, author = {Ann Author}, title = {One Title}, journal = {J}, year = 2020, doi = {10.1000/a}}
+    bib.write_text(
+        """@article{a, author = {Ann Author}, title = {One Title}, journal = {J}, year = 2020, doi = {10.1000/a}}
 @book{b, author = {Ann Author}, title = {One Title}, publisher = {P}, year = 2020}
 @incollection{c, author = {Ann Author}, title = {One Title}, booktitle = {B}, year = 2020}
 @article{d, author = {Ann Author}, title = {One Title}, journal = {J}, year = 2020, doi = {10.1000/d}}
 @article{e, author = {Ann Author}, title = {One Title}, journal = {J}, year = 2020, doi = {10.1000/a}}
-""", encoding="utf-8")  # fmt: skip
+""",
+        encoding="utf-8",
+    )
     with Library(tmp_path / "lib.db") as library:
         library.ingest([bib], embed_vectors=False)
         groups = sorted(sorted(s.external_id for s in p.sources) for p in library.papers())

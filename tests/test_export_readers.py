@@ -43,14 +43,19 @@ def table(folder: Path) -> list[str]:
     """format × reader × library: entries exported / read / warnings / errors, as Markdown rows."""
     from tests.conftest import export_libraries
 
-    rows = ["| format | reader | library | exported | read | warnings | errors |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    rows = [
+        "| format | reader | library | exported | read | warnings | errors |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
     paths = export_libraries.__wrapped__(_Factory(folder))  # type: ignore[attr-defined]
     for fmt in READERS:
         for which in LIBRARIES:
             with Library(paths[which]) as library:
                 text, count, bodies = export_text(library, fmt), expected(library, fmt), organisations(library)
             for reader, r in read_all(fmt, text, folder / which / fmt, bodies).items():
-                rows.append(f"| {fmt} | {reader} | {which} | {count} | {r.read} | {len(r.warnings)} | {len(r.errors)} |")
+                rows.append(
+                    f"| {fmt} | {reader} | {which} | {count} | {r.read} | {len(r.warnings)} | {len(r.errors)} |"
+                )
                 print(rows[-1], file=sys.stderr)
     return rows
 

@@ -22,7 +22,12 @@ def seed(seed_papers, prefix, line):
     ("prefix", "line", "name", "expansion"),
     [
         ("003_", 25, "NEMO", "Natural-language Executable Mathematical Optimization"),  # **N**atural ... bold initials
-        ("001_", 37, "PADA", "Perturbation-Verified Attention Distillation and Dynamic Alignment"),  # \textbf{P}erturbation
+        (
+            "001_",
+            37,
+            "PADA",
+            "Perturbation-Verified Attention Distillation and Dynamic Alignment",
+        ),  # \textbf{P}erturbation
         ("000_", 17, "PCRNet", "Phase-aware Complex Refinement Network"),  # long form (NAME)
         ("003_", 3, "VGR", "Visual-Guided Refinement"),  # NAME (long form)
         ("000_", 35, "GoRL", "Generative Online Reinforcement Learning"),  # NAME (long form), lower-case letters
@@ -37,7 +42,7 @@ def seed(seed_papers, prefix, line):
         ("000_", 3, None, None),  # only uses acronyms (LLMs): no name of its own
         ("001_", 39, None, None),
     ],
-)  # fmt: skip
+)
 def test_names_and_expansions_as_the_seeds_write_them(seed_papers, prefix, line, name, expansion):
     paper = seed(seed_papers, prefix, line)
     assert (paper.name, paper.name_expansion) == (name, expansion)
@@ -47,7 +52,9 @@ def test_a_title_that_starts_with_a_name_gives_it():
     found = find_name("We introduce a large dataset for NLI on scientific text.", title="SciNLI: A Corpus for NLI")
     assert found is not None and found.name == "SciNLI"
     assert find_name("We study when to stop.", title="Know When To Stop: A Study of Semantic Drift") is None
-    leading = find_name("We propose a network with a hierarchical embedding loss.", title="CLIFFNet for Monocular Depth")
+    leading = find_name(
+        "We propose a network with a hierarchical embedding loss.", title="CLIFFNet for Monocular Depth"
+    )
     assert leading is not None and leading.name == "CLIFFNet"
     assert find_name("We adapt it.", title="BERT for Joint Intent Classification") is None  # someone else's model
 
@@ -78,8 +85,11 @@ def test_claims_with_metric_benchmark_and_baseline(seed_papers):
     procad = seed(seed_papers, "003_", 13).claims
     assert [(c.value, c.baseline) for c in procad][1] == ("0.9%", "4.8%")  # "from 4.8% to 0.9%"
     gorl = seed(seed_papers, "000_", 35).claims  # "$3\times$"; "outperforms … by over an order of magnitude"
-    assert [(c.value, c.baseline) for c in gorl] == [("870", None), ("3×", "the strongest baseline"),
-                                                     ("over an order of magnitude", "the strongest non-GoRL baseline")]
+    assert [(c.value, c.baseline) for c in gorl] == [
+        ("870", None),
+        ("3×", "the strongest baseline"),
+        ("over an order of magnitude", "the strongest non-GoRL baseline"),
+    ]
 
 
 def fields(claims):
@@ -87,52 +97,91 @@ def fields(claims):
 
 
 def test_coordinated_values_each_get_their_own_benchmark_and_baseline(seed_papers):
-    agrpo = seed(seed_papers, "000_", 15).claims  # "+59.4% and +69.7% on Countdown and Sudoku over the base LLaDA model"
+    agrpo = seed(
+        seed_papers, "000_", 15
+    ).claims  # "+59.4% and +69.7% on Countdown and Sudoku over the base LLaDA model"
     assert fields(agrpo) == [
         ("+59.4%", "%", "improves", "absolute accuracy", "Countdown", "the base LLaDA model"),
         ("+69.7%", "%", "improves", "absolute accuracy", "Sudoku", "the base LLaDA model"),
     ]
     vsd = find_claims("VSD achieves a 9.58% speedup over EAGLE-3 and 8.80% over ViSpec on average.")
-    assert [(c.value, c.metric, c.baseline) for c in vsd] == [("9.58%", "speedup", "EAGLE-3"), ("8.80%", "speedup", "ViSpec")]
-    gains = find_claims("It outperforms CRISS and m2m-100, two strong NMT systems, with gains of 7.2 and 5.0 BLEU respectively.")
+    assert [(c.value, c.metric, c.baseline) for c in vsd] == [
+        ("9.58%", "speedup", "EAGLE-3"),
+        ("8.80%", "speedup", "ViSpec"),
+    ]
+    gains = find_claims(
+        "It outperforms CRISS and m2m-100, two strong NMT systems, with gains of 7.2 and 5.0 BLEU respectively."
+    )
     assert [(c.value, c.metric, c.baseline) for c in gains] == [("7.2", "BLEU", "CRISS"), ("5.0", "BLEU", "m2m-100")]
-    malt = find_claims("On MATH, GSM8K, and CSQA, MALT surpasses the same baseline LLM with relative improvements of "
-                       "15.66%, 7.42%, and 9.40%.", ["MATH", "GSM8K", "CSQA"])  # fmt: skip
-    assert [(c.benchmark, c.baseline) for c in malt] == [(b, "the same baseline LLM") for b in ("MATH", "GSM8K", "CSQA")]
+    malt = find_claims(
+        "On MATH, GSM8K, and CSQA, MALT surpasses the same baseline LLM with relative improvements of "
+        "15.66%, 7.42%, and 9.40%.",
+        ["MATH", "GSM8K", "CSQA"],
+    )
+    assert [(c.benchmark, c.baseline) for c in malt] == [
+        (b, "the same baseline LLM") for b in ("MATH", "GSM8K", "CSQA")
+    ]
 
 
 def test_baselines_are_noun_phrases_and_metrics_are_only_what_the_sentence_says(seed_papers):
-    docsearch = seed(seed_papers, "000_", 21).claims  # "… 90.7% solve rate …, outperforming the strongest baseline by 32.6%"
-    assert fields(docsearch) == [("90.7%", "%", None, "solve rate", "DevEval+", None),
-                                 ("32.6%", "%", "improves", None, "DevEval+", "the strongest baseline")]  # fmt: skip
+    docsearch = seed(
+        seed_papers, "000_", 21
+    ).claims  # "… 90.7% solve rate …, outperforming the strongest baseline by 32.6%"
+    assert fields(docsearch) == [
+        ("90.7%", "%", None, "solve rate", "DevEval+", None),
+        ("32.6%", "%", "improves", None, "DevEval+", "the strongest baseline"),
+    ]
     gorl = seed(seed_papers, "000_", 35).claims  # "returns exceeding 870 on HopperStand"
     assert (gorl[0].metric, gorl[0].benchmark, gorl[1].baseline) == ("returns", "HopperStand", "the strongest baseline")
-    rieselect = seed(seed_papers, "003_", 27).claims  # "improves average accuracy by … while reducing total uplink by 53–115×"
-    assert fields(rieselect) == [("18.99–28.14 points", "points", "improves", "average accuracy", None, None),
-                                 ("53–115×", "×", "reduces", "total uplink", None, None)]  # fmt: skip
-    spatia = seed(seed_papers, "000_", 11).claims  # "improving generative fidelity by 8% and predictive accuracy by up to 3%"
+    rieselect = seed(
+        seed_papers, "003_", 27
+    ).claims  # "improves average accuracy by … while reducing total uplink by 53–115×"
+    assert fields(rieselect) == [
+        ("18.99–28.14 points", "points", "improves", "average accuracy", None, None),
+        ("53–115×", "×", "reduces", "total uplink", None, None),
+    ]
+    spatia = seed(
+        seed_papers, "000_", 11
+    ).claims  # "improving generative fidelity by 8% and predictive accuracy by up to 3%"
     assert [c.metric for c in spatia] == ["generative fidelity", "predictive accuracy"]
-    glue = find_claims("UniPELT achieves 1 4% gains on GLUE. FCA reaches 2x reduction in FLOPs over original BERT with <1% "
-                       "loss in accuracy, and by 4.3% in average score.", ["GLUE"])  # fmt: skip
-    assert fields(glue) == [("4%", "%", "improves", None, "GLUE", None),  # "achieves 1": a lost dash, not a result
-                            ("2×", "×", "reduces", "FLOPs", None, "original BERT"),
-                            ("<1%", "%", "reduces", "accuracy", None, None),
-                            ("4.3%", "%", "reduces", "average score", None, None)]  # fmt: skip
+    glue = find_claims(
+        "UniPELT achieves 1 4% gains on GLUE. FCA reaches 2x reduction in FLOPs over original BERT with <1% "
+        "loss in accuracy, and by 4.3% in average score.",
+        ["GLUE"],
+    )
+    assert fields(glue) == [
+        ("4%", "%", "improves", None, "GLUE", None),  # "achieves 1": a lost dash, not a result
+        ("2×", "×", "reduces", "FLOPs", None, "original BERT"),
+        ("<1%", "%", "reduces", "accuracy", None, None),
+        ("4.3%", "%", "reduces", "average score", None, None),
+    ]
     aurora = seed(seed_papers, "003_", 15).claims  # "over a well-trained but static speculator": "but" inside a phrase
     assert aurora[1].baseline == "a well-trained but static speculator"
-    unipelt = find_claims("UniPELT achieves 4% gains compared to the best PELT method that it incorporates and even "
-                          "outperforms fine-tuning.")  # fmt: skip
+    unipelt = find_claims(
+        "UniPELT achieves 4% gains compared to the best PELT method that it incorporates and even "
+        "outperforms fine-tuning."
+    )
     assert unipelt[0].baseline == "the best PELT method"  # a relative clause ends the phrase
-    camero = find_claims("CAMERO outperforms the standard ensemble of 8 BERT-base models on GLUE by 0.7 with a "
-                         "significantly smaller model size.", ["GLUE"])  # fmt: skip
+    camero = find_claims(
+        "CAMERO outperforms the standard ensemble of 8 BERT-base models on GLUE by 0.7 with a "
+        "significantly smaller model size.",
+        ["GLUE"],
+    )
     assert fields(camero) == [("0.7", None, "improves", None, "GLUE", "the standard ensemble of 8 BERT-base models")]
-    worded = find_claims("They run hundreds of times faster than Gatys et al. and cut memory by over an order of magnitude.")
-    assert [(c.value, c.unit, c.direction) for c in worded] == [("hundreds of times", "×", "improves"),
-                                                                 ("over an order of magnitude", "×", "reduces")]  # fmt: skip
+    worded = find_claims(
+        "They run hundreds of times faster than Gatys et al. and cut memory by over an order of magnitude."
+    )
+    assert [(c.value, c.unit, c.direction) for c in worded] == [
+        ("hundreds of times", "×", "improves"),
+        ("over an order of magnitude", "×", "reduces"),
+    ]
     kinetics = find_claims("MARS reaches 72.7% accuracy on Kinetics compared to 72.0% and 65.6% with RGB and Flow.")
     assert [c.value for c in kinetics] == ["72.7%"]  # what it is compared with is not a result
     assert [(c.value, c.unit) for c in find_claims("Gains of 12.10, 6.51, and 2.85 percentage points.")] == [
-        ("12.10 percentage points", "pp"), ("6.51 percentage points", "pp"), ("2.85 percentage points", "pp")]
+        ("12.10 percentage points", "pp"),
+        ("6.51 percentage points", "pp"),
+        ("2.85 percentage points", "pp"),
+    ]
 
 
 def test_claims_stored_before_unit_and_direction_still_read(seed_papers):
@@ -140,8 +189,10 @@ def test_claims_stored_before_unit_and_direction_still_read(seed_papers):
     for claim in stored["claims"]:
         del claim["unit"], claim["direction"]
     read = Paper.from_dict(stored).claims
-    assert [(c.value, c.unit, c.direction, c.benchmark) for c in read] == [("+59.4%", None, None, "Countdown"),
-                                                                           ("+69.7%", None, None, "Sudoku")]  # fmt: skip
+    assert [(c.value, c.unit, c.direction, c.benchmark) for c in read] == [
+        ("+59.4%", None, None, "Countdown"),
+        ("+69.7%", None, None, "Sudoku"),
+    ]
 
 
 def test_setup_numbers_are_not_claims(seed_papers):
@@ -149,10 +200,17 @@ def test_setup_numbers_are_not_claims(seed_papers):
     assert se_rrm.claims == []
 
 
-@pytest.mark.parametrize(("prefix", "line", "kind"), [
-    ("003_", 15, "system"), ("003_", 25, "system"), ("000_", 3, "analysis"), ("000_", 27, "theory"),
-    ("003_", 5, "theory"), ("003_", 19, "method"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("prefix", "line", "kind"),
+    [
+        ("003_", 15, "system"),
+        ("003_", 25, "system"),
+        ("000_", 3, "analysis"),
+        ("000_", 27, "theory"),
+        ("003_", 5, "theory"),
+        ("003_", 19, "method"),
+    ],
+)
 def test_contribution(seed_papers, prefix, line, kind):
     assert seed(seed_papers, prefix, line).contribution == kind
 

@@ -34,8 +34,18 @@ def papers(db: Path) -> list[dict]:
 def test_openreview_pages_through_429_500_and_a_cut_body(tmp_path):
     db, pages = tmp_path / "lib.db", tmp_path / "pages"
     with fake_apis("some") as env:
-        run = run_cli("--db", db, "fetch", "openreview", "--venue", "Fake.cc/2025/Conference", "--save", pages,
-                      "--no-embed", env=env)  # fmt: skip
+        run = run_cli(
+            "--db",
+            db,
+            "fetch",
+            "openreview",
+            "--venue",
+            "Fake.cc/2025/Conference",
+            "--save",
+            pages,
+            "--no-embed",
+            env=env,
+        )
     assert run.code == 0, run.err
     assert "25 records in 3 pages (3 fetched now, 3 retries)" in run.err
     found = papers(db)
@@ -58,14 +68,34 @@ def test_arxiv_waits_between_requests_and_retries(tmp_path):
 def test_an_interrupted_fetch_resumes_where_it_stopped(tmp_path):
     db, pages = tmp_path / "lib.db", tmp_path / "pages"
     with fake_apis("page2") as env:
-        failed = run_cli("--db", db, "fetch", "openreview", "--venue", "Fake.cc/2025/Conference", "--save", pages,
-                         "--no-embed", env=env)  # fmt: skip
+        failed = run_cli(
+            "--db",
+            db,
+            "fetch",
+            "openreview",
+            "--venue",
+            "Fake.cc/2025/Conference",
+            "--save",
+            pages,
+            "--no-embed",
+            env=env,
+        )
     assert failed.code == 1 and failed.err.startswith("error: ") and "gave up after 5 attempts (HTTP 500)" in failed.err
     assert [p.name for p in pages.iterdir()] == ["page-00000.json"]  # the first page was kept
     assert papers(db) == []  # nothing ingested from a fetch that did not finish
     with fake_apis("none") as env:
-        again = run_cli("--db", db, "fetch", "openreview", "--venue", "Fake.cc/2025/Conference", "--save", pages,
-                        "--no-embed", env=env)  # fmt: skip
+        again = run_cli(
+            "--db",
+            db,
+            "fetch",
+            "openreview",
+            "--venue",
+            "Fake.cc/2025/Conference",
+            "--save",
+            pages,
+            "--no-embed",
+            env=env,
+        )
     assert again.code == 0 and "(2 fetched now, 0 retries)" in again.err
     assert len(papers(db)) == 25
 

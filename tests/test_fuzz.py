@@ -20,9 +20,37 @@ from paperscope.normalize.urls import clean_url
 from .conftest import SEEDS
 
 FAST = settings(max_examples=150, deadline=2_000, suppress_health_check=[HealthCheck.too_slow])
-PIECES = ["\\textbf{", "}", "$", "\\(", "\\)", "**", "[a](", ")", "<script>", "</script>", "<img src=x onerror=alert(1)>",
-          "javascript:alert(1)", "\\href{javascript:x}{y}", "https://github. com/a/b", "\\%", "&amp;", "{", "\\", "`",
-          "\n", "\t", "\u202e", "\x00", "中文", "😀", '"><svg onload=x>', "\\url{", "$$", "\\begin{align}"]  # fmt: skip
+PIECES = [
+    "\\textbf{",
+    "}",
+    "$",
+    "\\(",
+    "\\)",
+    "**",
+    "[a](",
+    ")",
+    "<script>",
+    "</script>",
+    "<img src=x onerror=alert(1)>",
+    "javascript:alert(1)",
+    "\\href{javascript:x}{y}",
+    "https://github. com/a/b",
+    "\\%",
+    "&amp;",
+    "{",
+    "\\",
+    "`",
+    "\n",
+    "\t",
+    "\u202e",
+    "\x00",
+    "中文",
+    "😀",
+    '"><svg onload=x>',
+    "\\url{",
+    "$$",
+    "\\begin{align}",
+]
 texts = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=12)), max_size=40).map("".join)
 SEED_LINES = (SEEDS / "003_27e213eb8034c1f7.txt").read_text(encoding="utf-8").splitlines()
 
@@ -50,9 +78,18 @@ def test_any_listing_page_is_read_or_refused_cleanly(lines):
 
 
 @FAST
-@given(st.lists(st.dictionaries(st.sampled_from(["title", "abstract", "author", "site", "github", "id", "status"]),
-                                st.one_of(texts, st.integers(), st.none(), st.lists(texts, max_size=3)),
-                                min_size=1), min_size=1, max_size=4), st.booleans())  # fmt: skip
+@given(
+    st.lists(
+        st.dictionaries(
+            st.sampled_from(["title", "abstract", "author", "site", "github", "id", "status"]),
+            st.one_of(texts, st.integers(), st.none(), st.lists(texts, max_size=3)),
+            min_size=1,
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    st.booleans(),
+)
 def test_any_paper_list_is_read_or_refused_cleanly(items, zipped):
     data = json.dumps(items).encode()
     read_bytes_as_file(gzip.compress(data) if zipped else data, "icml2026.json.gz" if zipped else "icml2026.json")
@@ -89,8 +126,15 @@ def test_the_inspector_sees_what_a_browser_would_run():
 def test_inputs_the_long_run_found(tmp_path):
     """Each once broke a reader (bench/fuzz.py): an arXiv link without href, a CSV header with a
     stray quote, XML that feedparser's own handler cannot take."""
-    for name, text in (("page.txt", ('<feed xmlns="http://www.w3.org/2005/Atom"><title>arXiv</title><entry><id>http://arxiv.org/abs/1</id>'
-                                     '<title>T</title><link rel="related" title="pdf"/></entry></feed>')),
-                       ("papers.csv", 'title,"abs"tract\na,b\n'),
-                       ("f", '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:a="x"><title>arXiv</title><entry a:b:c="1"/></feed>')):  # fmt: skip
+    for name, text in (
+        (
+            "page.txt",
+            (
+                '<feed xmlns="http://www.w3.org/2005/Atom"><title>arXiv</title><entry><id>http://arxiv.org/abs/1</id>'
+                '<title>T</title><link rel="related" title="pdf"/></entry></feed>'
+            ),
+        ),
+        ("papers.csv", 'title,"abs"tract\na,b\n'),
+        ("f", '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:a="x"><title>arXiv</title><entry a:b:c="1"/></feed>'),
+    ):
         read_bytes_as_file(text.encode(), name)

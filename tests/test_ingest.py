@@ -10,10 +10,29 @@ from paperscope.library import Library
 from .conftest import CORPUS, SEEDS
 
 CONTRACT_KEYS = {
-    "id", "title", "display_title", "name", "name_expansion", "abstract", "abstract_raw", "abstract_html",
-    "authors", "venue", "year", "sources", "urls", "models", "benchmarks", "claims", "contribution", "topics",
-    "keywords", "status", "track", "kind",
-}  # fmt: skip
+    "id",
+    "title",
+    "display_title",
+    "name",
+    "name_expansion",
+    "abstract",
+    "abstract_raw",
+    "abstract_html",
+    "authors",
+    "venue",
+    "year",
+    "sources",
+    "urls",
+    "models",
+    "benchmarks",
+    "claims",
+    "contribution",
+    "topics",
+    "keywords",
+    "status",
+    "track",
+    "kind",
+}
 
 
 def by_line(papers, path_start, line):
@@ -34,8 +53,9 @@ def test_seeds_give_51_papers_from_57_records(library_location):
 def test_merged_papers_keep_every_source(seed_papers):
     paper = by_line(seed_papers, "000_", 3)
     assert [(s.path, s.line, s.listing) for s in paper.sources] == [
-        ("000_31443c0bfd02244b.txt", 3, "ICML 2026 Papers"), ("001_3a14d78222ee847b.txt", 7, "ICML 2026 论文列表"),
-    ]  # fmt: skip
+        ("000_31443c0bfd02244b.txt", 3, "ICML 2026 Papers"),
+        ("001_3a14d78222ee847b.txt", 7, "ICML 2026 论文列表"),
+    ]
     assert all(s.format == "listing" for s in paper.sources)
 
 
@@ -135,9 +155,7 @@ def test_a_new_version_of_a_list_replaces_its_old_records(tmp_path, library_loca
 
 def test_a_paper_from_a_listing_and_a_paper_list_becomes_one_paper(tmp_path):
     listing = tmp_path / "page.txt"
-    listing.write_text(
-        "UAI 2019 Papers\n\n" + _uai_abstract() + "\n", encoding="utf-8"
-    )
+    listing.write_text("UAI 2019 Papers\n\n" + _uai_abstract() + "\n", encoding="utf-8")
     with Library(tmp_path / "lib.db") as library:
         library.ingest([CORPUS / "uai2019.json.gz", listing], embed_vectors=False)
         paper = next(p for p in library.papers() if len(p.sources) == 2)

@@ -24,17 +24,33 @@ def test_emph_and_italics_keep_emphasis():
 @pytest.mark.parametrize(
     ("raw", "text", "url"),
     [
-        (r"found \href{https://github.com/fangru-lin/procedure_generalization_llm}{here}.", "found here.",
-         "https://github.com/fangru-lin/procedure_generalization_llm"),
-        (r"budget. \href{https://github.com/akhauriyash/SOL}", "budget. https://github.com/akhauriyash/SOL",
-         "https://github.com/akhauriyash/SOL"),
-        (r"available on \url{https://github.com/BoYuanVisionary/Pro-CAD}.",
-         "available on https://github.com/BoYuanVisionary/Pro-CAD.", "https://github.com/BoYuanVisionary/Pro-CAD"),
-        ("see [this link](https://github.com/guohezuy/AutoRAS)", "see this link", "https://github.com/guohezuy/AutoRAS"),
-        ("[https://github.com/naver-ai/merit](https://github.com/naver-ai/merit)", "https://github.com/naver-ai/merit",
-         "https://github.com/naver-ai/merit"),
+        (
+            r"found \href{https://github.com/fangru-lin/procedure_generalization_llm}{here}.",
+            "found here.",
+            "https://github.com/fangru-lin/procedure_generalization_llm",
+        ),
+        (
+            r"budget. \href{https://github.com/akhauriyash/SOL}",
+            "budget. https://github.com/akhauriyash/SOL",
+            "https://github.com/akhauriyash/SOL",
+        ),
+        (
+            r"available on \url{https://github.com/BoYuanVisionary/Pro-CAD}.",
+            "available on https://github.com/BoYuanVisionary/Pro-CAD.",
+            "https://github.com/BoYuanVisionary/Pro-CAD",
+        ),
+        (
+            "see [this link](https://github.com/guohezuy/AutoRAS)",
+            "see this link",
+            "https://github.com/guohezuy/AutoRAS",
+        ),
+        (
+            "[https://github.com/naver-ai/merit](https://github.com/naver-ai/merit)",
+            "https://github.com/naver-ai/merit",
+            "https://github.com/naver-ai/merit",
+        ),
     ],
-)  # fmt: skip
+)
 def test_links_become_their_text_and_the_url_is_captured(raw, text, url):
     clean = clean_text(raw)
     assert clean.text == text
@@ -44,7 +60,9 @@ def test_links_become_their_text_and_the_url_is_captured(raw, text, url):
 
 
 def test_escaped_percent_and_bare_percent():
-    assert clean_text(r"improves Pass@1 by up to 16.7\% and 5% more").text == "improves Pass@1 by up to 16.7% and 5% more"
+    assert (
+        clean_text(r"improves Pass@1 by up to 16.7\% and 5% more").text == "improves Pass@1 by up to 16.7% and 5% more"
+    )
 
 
 def test_math_is_kept_as_written_in_text_and_rendered_as_mathml():
@@ -129,9 +147,14 @@ def test_a_non_http_href_keeps_only_its_text():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(list("ab $\\{}[]()*_`<>&%~^'\"#:/.h\n") + ["http://", "\\href", "\\textbf",
-                                                                            "**", "$$", "\\url", "javascript:"]),
-                max_size=60).map("".join))  # fmt: skip
+@given(
+    st.lists(
+        st.sampled_from(
+            [*"ab $\\{}[]()*_`<>&%~^'\"#:/.h\n", "http://", "\\href", "\\textbf", "**", "$$", "\\url", "javascript:"]
+        ),
+        max_size=60,
+    ).map("".join)
+)
 def test_any_input_gives_text_and_safe_html(raw):
     clean = clean_text(raw)
     assert isinstance(clean.text, str)

@@ -40,14 +40,18 @@ def test_tags_states_and_notes_survive_a_reingest(seeded_any, tmp_path):
 def test_bad_personal_input_is_a_clear_error(seeded_any):
     with Library(seeded_any) as library:
         me = Personal(library)
-        for call in (lambda: me.tag("nosuchpaper", "x"), lambda: me.tag(VSD, " , "),
-                     lambda: me.set_state(VSD, "skimmed"), lambda: me.recommend("nothing-tagged")):  # fmt: skip
+        for call in (
+            lambda: me.tag("nosuchpaper", "x"),
+            lambda: me.tag(VSD, " , "),
+            lambda: me.set_state(VSD, "skimmed"),
+            lambda: me.recommend("nothing-tagged"),
+        ):
             with pytest.raises(PaperscopeError):
                 call()
 
 
 def test_notes_render_safely():
-    html = note_to_html('**bold** <script>alert(1)</script> [x](javascript:alert(1)) [ok](https://example.org)')
+    html = note_to_html("**bold** <script>alert(1)</script> [x](javascript:alert(1)) [ok](https://example.org)")
     assert "<strong>bold</strong>" in html and "<script" not in html and 'href="javascript' not in html
     assert 'href="https://example.org"' in html
 
@@ -64,7 +68,9 @@ def test_the_command_line_round_trip(seeded_copy, tmp_path):
     assert json.loads(run_cli(*db, "tags", "--json").out) == {"tags": [{"tag": "decoding", "papers": 2}]}
     run_cli(*db, "note", NEMO, "Read **after** PMVB.")
     assert run_cli(*db, "note", NEMO).out.strip() == "Read **after** PMVB."
-    suggestions = json.loads(run_cli(*db, "recommend", "--tag", "decoding", "--limit", "5", "--json").out)["suggestions"]
+    suggestions = json.loads(run_cli(*db, "recommend", "--tag", "decoding", "--limit", "5", "--json").out)[
+        "suggestions"
+    ]
     assert len(suggestions) == 5 and not {s["id"] for s in suggestions} & {VSD, AURORA}
     assert all(s["reason"].startswith("near ") for s in suggestions)
     out = tmp_path / "decoding.bib"
@@ -122,7 +128,8 @@ def test_each_reader_has_their_own_tags_notes_and_saved_searches(seeded_any):
 
 
 RELIABILITY = json.loads((ROOT / "bench" / "data" / "seed_topics.json").read_text(encoding="utf-8"))["topics"][
-    "LLM reasoning, reliability and interpretability"]  # fmt: skip
+    "LLM reasoning, reliability and interpretability"
+]
 
 
 def test_papers_tagged_on_hallucination_and_reliability_bring_more_of_their_topic(seeded_copy):
@@ -151,7 +158,9 @@ def test_a_paper_marked_not_relevant_is_never_suggested_and_steers_the_rest(seed
     assert len(again) == len(first) and not {s["id"] for s in again} & set(dismissed)
     assert [s["id"] for s in again] != [s["id"] for s in first if s["id"] not in dismissed][: len(again)]
     assert json.loads(run_cli(*db, "tags", "--json").out)["tags"] == [
-        {"tag": "decoding", "papers": 2}, {"tag": "not relevant", "papers": 2}]  # fmt: skip
+        {"tag": "decoding", "papers": 2},
+        {"tag": "not relevant", "papers": 2},
+    ]
     refused = run_cli(*db, "recommend", "--tag", "not relevant")
     assert refused.code == 1 and "marks what not to suggest" in refused.err
     run_cli(*db, "not-relevant", dismissed[0], "--undo")

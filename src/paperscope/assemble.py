@@ -37,8 +37,9 @@ def prepare(raw: RawRecord, file_hash: str) -> Prepared:
     key = dedupe.record_key(title.text, abstract_words, raw.venue, raw.year, raw.authors, fallback)
     venue = (raw.venue.casefold(), raw.year) if raw.venue and raw.year else None
     ids = dedupe.identities(raw.source.external_id, raw.source.format, raw.urls.values())
-    unit = dedupe.Unit.of(key, dedupe.title_key(title.text), venue, abstract.text, text_words=abstract_words, ids=ids,
-                          kind=raw.kind)
+    unit = dedupe.Unit.of(
+        key, dedupe.title_key(title.text), venue, abstract.text, text_words=abstract_words, ids=ids, kind=raw.kind
+    )
     facts = extract(title.text or None, abstract.text, raw.abstract or "")
     return Prepared(raw, title, abstract, key, unit, file_hash, facts)
 

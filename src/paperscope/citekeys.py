@@ -28,8 +28,14 @@ def ascii_word(text: str) -> str:
 
 def imported(paper: Paper) -> str | None:
     """The key a BibTeX, CSL-JSON or Better BibTeX source gave the paper, if one is usable as a key."""
-    return next((s.external_id for s in paper.sources
-                 if s.format in _IMPORTED_FROM and s.external_id and _IMPORTED.match(s.external_id)), None)  # fmt: skip
+    return next(
+        (
+            s.external_id
+            for s in paper.sources
+            if s.format in _IMPORTED_FROM and s.external_id and _IMPORTED.match(s.external_id)
+        ),
+        None,
+    )
 
 
 def base(paper: Paper) -> str:

@@ -61,18 +61,24 @@ REPORT_EXAMPLES = 5
 
 DbOption = Annotated[
     str | None,
-    typer.Option("--db", envvar="PAPERSCOPE_DB", show_default=False,
-                 help=f"The library: a SQLite file (default: ./{DEFAULT_DB}) or a PostgreSQL URL, "
-                      "postgresql://user@host:port/dbname."),
+    typer.Option(
+        "--db",
+        envvar="PAPERSCOPE_DB",
+        show_default=False,
+        help=f"The library: a SQLite file (default: ./{DEFAULT_DB}) or a PostgreSQL URL, "
+        "postgresql://user@host:port/dbname.",
+    ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 VenueOption = Annotated[str | None, typer.Option(help="Only this venue.")]
 YearOption = Annotated[str | None, typer.Option(help="A year or a range, 2024..2026.")]
-ContributionOption = Annotated[str | None, typer.Option(help="method, benchmark, dataset, theory, analysis, system "
-                                                             "or position.")]  # fmt: skip
+ContributionOption = Annotated[
+    str | None, typer.Option(help="method, benchmark, dataset, theory, analysis, system or position.")
+]
 HasCodeOption = Annotated[bool | None, typer.Option("--has-code/--no-code", help="Only papers with (without) code.")]
-ModeOption = Annotated[str, typer.Option(help="hybrid (both, fused), lexical (BM25 on the words) or semantic "
-                                              "(meaning, any language).")]  # fmt: skip
+ModeOption = Annotated[
+    str, typer.Option(help="hybrid (both, fused), lexical (BM25 on the words) or semantic (meaning, any language).")
+]
 
 
 @dataclass
@@ -87,10 +93,15 @@ class Chosen:
 def _options(
     ctx: typer.Context,
     db: DbOption = None,
-    user: Annotated[str, typer.Option("--user", envvar="PAPERSCOPE_USER", help="Whose tags, reading list, notes and "
-                                                                             "saved searches (on a shared library).")]
-    = DEFAULT_READER,
-) -> None:  # fmt: skip
+    user: Annotated[
+        str,
+        typer.Option(
+            "--user",
+            envvar="PAPERSCOPE_USER",
+            help="Whose tags, reading list, notes and saved searches (on a shared library).",
+        ),
+    ] = DEFAULT_READER,
+) -> None:
     """Explore a conference's paper list: ingest it, then list, show, search and export its papers.
 
     The library is a SQLite file or a PostgreSQL database: --db PATH_OR_URL (before or after the
@@ -124,9 +135,12 @@ def ingest(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders of paper lists.", show_default=False)],
     db: DbOption = None,
     skip_bad: Annotated[bool, typer.Option("--skip-bad", help="Ingest the good files, list the bad ones.")] = False,
-    no_embed: Annotated[bool, typer.Option("--no-embed", help="Leave the sentence vectors for `paperscope embed`.")] = False,
-    column_map: Annotated[list[str] | None, typer.Option("--map", help="COLUMN=FIELD for a CSV/TSV header not "
-                                                                      "recognised (repeatable).")] = None,
+    no_embed: Annotated[
+        bool, typer.Option("--no-embed", help="Leave the sentence vectors for `paperscope embed`.")
+    ] = False,
+    column_map: Annotated[
+        list[str] | None, typer.Option("--map", help="COLUMN=FIELD for a CSV/TSV header not recognised (repeatable).")
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Read paper lists into the library (one transaction; unchanged files are skipped), then embed new papers.
@@ -134,8 +148,13 @@ def ingest(
     Example: paperscope ingest ../shared/seeds
     """
     with _library(ctx, db, create=True) as library, _progress() as report:
-        result = library.ingest(paths, skip_bad=skip_bad, embed_vectors=not no_embed,
-                                progress=None if as_json else report, columns=parse_map(column_map or []))  # fmt: skip
+        result = library.ingest(
+            paths,
+            skip_bad=skip_bad,
+            embed_vectors=not no_embed,
+            progress=None if as_json else report,
+            columns=parse_map(column_map or []),
+        )
     if as_json:
         _print_json(result.to_dict())
     else:
@@ -157,9 +176,15 @@ def embed(ctx: typer.Context, db: DbOption = None) -> None:
 def _progress() -> Iterator[Callable[[str, int, int], None]]:
     """Rich progress bars on a terminal (none otherwise), fed by (stage, done, total) calls."""
     bars = Progress(
-        TextColumn("  {task.description:>7}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TimeRemainingColumn(), console=err, transient=False, disable=not err.is_terminal,
-    )  # fmt: skip
+        TextColumn("  {task.description:>7}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=False,
+        disable=not err.is_terminal,
+    )
     tasks: dict[str, TaskID] = {}
 
     def report(stage: str, done: int, total: int) -> None:
@@ -224,8 +249,9 @@ def papers(
         return
     table = Table("id", "display title", "venue", "year", "sources", title=f"{total} papers", title_justify="left")
     for row in rows:
-        table.add_row(row["id"], _shown(row["display_title"]), row["venue"] or "", str(row["year"] or ""),
-                      str(row["sources"]))  # fmt: skip
+        table.add_row(
+            row["id"], _shown(row["display_title"]), row["venue"] or "", str(row["year"] or ""), str(row["sources"])
+        )
     out.print(table)
     if total > offset + len(rows):
         out.print(f"showing {offset + 1}–{offset + len(rows)} of {total}; use --offset {offset + len(rows)} for more")
@@ -271,9 +297,12 @@ def _print_paper(paper: Paper) -> None:
     out.print()
     out.print(_shown(paper.abstract or "(no abstract)"))
     out.print()
-    for label, urls in (("code", paper.urls.code), ("link", paper.urls.other),
-                        ("pdf", [paper.urls.pdf] if paper.urls.pdf else []),
-                        ("site", [paper.urls.site] if paper.urls.site else [])):  # fmt: skip
+    for label, urls in (
+        ("code", paper.urls.code),
+        ("link", paper.urls.other),
+        ("pdf", [paper.urls.pdf] if paper.urls.pdf else []),
+        ("site", [paper.urls.site] if paper.urls.site else []),
+    ):
         for url in urls:
             out.print(f"{label}: {escape(url)}")
     if paper.claims:
@@ -289,8 +318,13 @@ def _print_paper(paper: Paper) -> None:
 @app.command()
 def search(
     ctx: typer.Context,
-    query: Annotated[str, typer.Argument(help="Words, \"phrases\", -excluded, title:/author:/name:/benchmark:, "
-                                              "venue:ICML, year:2024..2026.", show_default=False)],
+    query: Annotated[
+        str,
+        typer.Argument(
+            help='Words, "phrases", -excluded, title:/author:/name:/benchmark:, venue:ICML, year:2024..2026.',
+            show_default=False,
+        ),
+    ],
     db: DbOption = None,
     limit: Annotated[int, typer.Option(min=1, max=1000, help="How many results.")] = 10,
     venue: VenueOption = None,
@@ -319,11 +353,16 @@ def search(
     if not rows:
         out.print("no papers match")
     else:
-        out.print(f"[dim]{total:,} papers match; the first {len(rows)}:[/dim]" if total > len(rows)
-                  else f"[dim]{total:,} papers match[/dim]")  # fmt: skip
+        out.print(
+            f"[dim]{total:,} papers match; the first {len(rows)}:[/dim]"
+            if total > len(rows)
+            else f"[dim]{total:,} papers match[/dim]"
+        )
     for row, hit in zip(rows, hits, strict=True):
-        out.print(f"[bold]{row['rank']}. {_shown(row['display_title'])}[/bold]  [dim]{row['id']} · "
-                  f"{row['venue'] or ''} {row['year'] or ''} · score {row['score']:.3g}[/dim]")  # fmt: skip
+        out.print(
+            f"[bold]{row['rank']}. {_shown(row['display_title'])}[/bold]  [dim]{row['id']} · "
+            f"{row['venue'] or ''} {row['year'] or ''} · score {row['score']:.3g}[/dim]"
+        )
         snippet = _shown(hit.snippet or row["snippet"]).replace("\x02", "[yellow]").replace("\x03", "[/yellow]")
         out.print(f"   {snippet}", highlight=False)
 
@@ -333,8 +372,9 @@ def export(
     ctx: typer.Context,
     db: DbOption = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help=f"One of: {', '.join(FORMATS)}.")] = "jsonl",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file (- or none: standard "
-                                                                        "output).")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to this file (- or none: standard output).")
+    ] = None,
     ids: Annotated[list[str] | None, typer.Option("--id", help="Only these papers (repeatable).")] = None,
     query: Annotated[str | None, typer.Option("--query", "-q", help="Only the results of this search.")] = None,
     limit: Annotated[int, typer.Option(min=1, max=MAX_RESULTS, help="How many results of --query.")] = 100,
@@ -346,8 +386,9 @@ def export(
     tag_name: Annotated[str | None, typer.Option("--tag", help="Only the papers with this tag.")] = None,
     reading_list: Annotated[bool, typer.Option("--reading-list", help="Only the papers on the reading list.")] = False,
     bom: Annotated[bool, typer.Option("--bom", help="Start with a UTF-8 byte order mark (for spreadsheets).")] = False,
-    accepted_only: Annotated[bool, typer.Option("--accepted-only",
-                                                help="Leave out papers rejected, withdrawn or under review.")] = False,
+    accepted_only: Annotated[
+        bool, typer.Option("--accepted-only", help="Leave out papers rejected, withdrawn or under review.")
+    ] = False,
 ) -> None:
     """Export papers: the data contract (jsonl, json), bibtex, ris, csl-json, csv or markdown.
 
@@ -410,23 +451,36 @@ def topics(
     """
     with _library(ctx, db) as library, _progress() as report:
         found = library.analyze(count, report) if count or not library.topics() else library.topics()
-        rows = [{"id": t.id, "label": t.label, "keywords": t.keywords, "size": t.size,
-                 "papers": [paper_summary(p) for p in library.topic_papers(t.id)]} for t in found]  # fmt: skip
+        rows = [
+            {
+                "id": t.id,
+                "label": t.label,
+                "keywords": t.keywords,
+                "size": t.size,
+                "papers": [paper_summary(p) for p in library.topic_papers(t.id)],
+            }
+            for t in found
+        ]
     if as_json:
         _print_json({"topics": rows})
         return
     table = Table("topic", "papers", "about", title=f"{len(rows)} topics", title_justify="left")
     for row in sorted(rows, key=lambda r: -r["size"]):
-        table.add_row(escape(row["label"]), str(row["size"]),
-                      "\n".join(_shown(p["display_title"]) for p in row["papers"]))  # fmt: skip
+        table.add_row(
+            escape(row["label"]), str(row["size"]), "\n".join(_shown(p["display_title"]) for p in row["papers"])
+        )
     out.print(table)
 
 
 @app.command("map")
 def draw_map(
     ctx: typer.Context,
-    output: Annotated[Path, typer.Option("--output", "-o", help="An .svg or .png file; - writes the SVG to standard "
-                                                                 "output.", show_default=False)],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output", "-o", help="An .svg or .png file; - writes the SVG to standard output.", show_default=False
+        ),
+    ],
     db: DbOption = None,
 ) -> None:
     """Draw the map of all papers, coloured by topic, to an SVG or PNG file.
@@ -460,8 +514,13 @@ def stats(ctx: typer.Context, db: DbOption = None, as_json: JsonOption = False) 
         _print_json(stats_dict(found))
         return
     out.print(f"[bold]{found.papers}[/bold] papers, {found.with_code} with code ({found.code_share:.0%})")
-    for title, rows in (("venue and year", found.venues), ("contribution", found.contributions),
-                        ("topic", found.topics), ("benchmark", found.benchmarks[:15]), ("model", found.models)):  # fmt: skip
+    for title, rows in (
+        ("venue and year", found.venues),
+        ("contribution", found.contributions),
+        ("topic", found.topics),
+        ("benchmark", found.benchmarks[:15]),
+        ("model", found.models),
+    ):
         if rows:
             out.print(_bar_table(title, rows))
 
@@ -497,12 +556,24 @@ def benchmarks(
     if as_json:
         _print_json(benchmark_dict(found))
         return
-    table = Table("paper", "claim", "metric", "baseline", "sentence", title=f"{_with_variants(found)}: claims as "
-                  "extracted, not verified", title_justify="left")  # fmt: skip
+    table = Table(
+        "paper",
+        "claim",
+        "metric",
+        "baseline",
+        "sentence",
+        title=f"{_with_variants(found)}: claims as extracted, not verified",
+        title_justify="left",
+    )
     for claim in found.claims:
         value = claim.value if claim.benchmark == found.name else f"{claim.value} ({claim.benchmark})"
-        table.add_row(_shown(claim.display_title), _shown(value), escape(claim.metric or ""),
-                      escape(claim.baseline or ""), _shown(claim.text))  # fmt: skip
+        table.add_row(
+            _shown(claim.display_title),
+            _shown(value),
+            escape(claim.metric or ""),
+            escape(claim.baseline or ""),
+            _shown(claim.text),
+        )
     out.print(table if found.claims else f"papers name {found.name}, but no claim on it was extracted")
 
 
@@ -626,7 +697,9 @@ def reading_list(
     """
     with personal(ctx, db) as (_, mine):
         papers = mine.listed(tag_name, state)
-        rows = [{**paper_summary(p), "state": mine.state(p.id), "tags": [t for t, _ in mine.tags(p.id)]} for p in papers]
+        rows = [
+            {**paper_summary(p), "state": mine.state(p.id), "tags": [t for t, _ in mine.tags(p.id)]} for p in papers
+        ]
     if as_json:
         _print_json({"papers": rows})
         return
@@ -657,8 +730,9 @@ def not_relevant(
 def recommend(
     ctx: typer.Context,
     db: DbOption = None,
-    tag_name: Annotated[str | None, typer.Option("--tag", help="Like the papers with this tag (default: the "
-                                                                "reading list).")] = None,
+    tag_name: Annotated[
+        str | None, typer.Option("--tag", help="Like the papers with this tag (default: the reading list).")
+    ] = None,
     limit: Annotated[int, typer.Option(min=1, max=200, help="How many suggestions.")] = 10,
     as_json: JsonOption = False,
 ) -> None:
@@ -669,8 +743,10 @@ def recommend(
     """
     with personal(ctx, db) as (_, mine):
         found = mine.recommend(tag_name, limit)
-    rows = [{**paper_summary(s.paper), "score": round(s.score, 4), "because": s.because.id, "reason": s.reason}
-            for s in found]  # fmt: skip
+    rows = [
+        {**paper_summary(s.paper), "score": round(s.score, 4), "because": s.because.id, "reason": s.reason}
+        for s in found
+    ]
     if as_json:
         _print_json({"tag": tag_name, "suggestions": rows})
         return
@@ -728,8 +804,10 @@ def news(
 def changes(
     ctx: typer.Context,
     db: DbOption = None,
-    since: Annotated[str | None, typer.Option(help="Every change after this time (ISO 8601); default: the last "
-                                                   "ingest that changed anything.")] = None,
+    since: Annotated[
+        str | None,
+        typer.Option(help="Every change after this time (ISO 8601); default: the last ingest that changed anything."),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """What an ingest changed: papers added, withdrawn (removed), or whose status, title or abstract changed.
@@ -751,11 +829,18 @@ def changes(
                 out.print(f"  {change.paper_id}  {escape(change.detail)}", highlight=False)
 
 
-fetch_app = typer.Typer(help="Fetch a paper list from an API and ingest it (resumable; --save keeps the pages).",
-                        no_args_is_help=True)  # fmt: skip
+fetch_app = typer.Typer(
+    help="Fetch a paper list from an API and ingest it (resumable; --save keeps the pages).", no_args_is_help=True
+)
 app.add_typer(fetch_app, name="fetch")
-SaveOption = Annotated[Path | None, typer.Option("--save", help="Keep the fetched pages in this folder (and resume "
-                                                                 "from it); default: .paperscope-fetch/ beside the library.")]  # fmt: skip
+SaveOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--save",
+        help="Keep the fetched pages in this folder (and resume "
+        "from it); default: .paperscope-fetch/ beside the library.",
+    ),
+]
 NoEmbedOption = Annotated[bool, typer.Option("--no-embed", help="Leave the sentence vectors for `paperscope embed`.")]
 
 
@@ -766,8 +851,11 @@ def _fetch_folder(ctx: typer.Context, db: str | None, save: Path | None, name: s
 
 
 def _ingest_fetched(ctx: typer.Context, db: str | None, fetched: Fetched, no_embed: bool) -> None:
-    err.print(f"{fetched.records} records in {len(fetched.pages)} pages ({fetched.fetched} fetched now, "
-              f"{fetched.retries} retries)", highlight=False)  # fmt: skip
+    err.print(
+        f"{fetched.records} records in {len(fetched.pages)} pages ({fetched.fetched} fetched now, "
+        f"{fetched.retries} retries)",
+        highlight=False,
+    )
     if not fetched.pages:
         raise PaperscopeError("the API returned no papers for that request")
     with _library(ctx, db, create=True) as library, _progress() as report:
@@ -804,8 +892,9 @@ def fetch_openreview(
 @fetch_app.command("arxiv")
 def fetch_arxiv(
     ctx: typer.Context,
-    query: Annotated[str, typer.Option(help="An arXiv API search, e.g. 'cat:cs.LG AND ti:diffusion'.",
-                                       show_default=False)],
+    query: Annotated[
+        str, typer.Option(help="An arXiv API search, e.g. 'cat:cs.LG AND ti:diffusion'.", show_default=False)
+    ],
     db: DbOption = None,
     most: Annotated[int, typer.Option("--max", min=1, max=30_000, help="At most this many papers.")] = 500,
     save: SaveOption = None,
@@ -854,11 +943,13 @@ def check(ctx: typer.Context, db: DbOption = None, as_json: JsonOption = False) 
 
 @app.command()
 def copy(
-    source: Annotated[str, typer.Option("--from", help="The library to copy: a SQLite file or a PostgreSQL URL.",
-                                        show_default=False)],
-    target: Annotated[str, typer.Option("--to", help="An empty library to copy into (a new file, or a database).",
-                                        show_default=False)],
-) -> None:  # fmt: skip
+    source: Annotated[
+        str, typer.Option("--from", help="The library to copy: a SQLite file or a PostgreSQL URL.", show_default=False)
+    ],
+    target: Annotated[
+        str, typer.Option("--to", help="An empty library to copy into (a new file, or a database).", show_default=False)
+    ],
+) -> None:
     """Copy a whole library — papers, sources, vectors, the map, every reader's tags, notes and saved
     searches — between SQLite and PostgreSQL (either way), in one transaction of the target.
 
@@ -889,8 +980,11 @@ def serve(
     readers = parse_readers(os.environ.get("PAPERSCOPE_TOKENS", ""))
     if token is None and not readers and host not in LOOPBACK:
         token = secrets.token_urlsafe(24)
-        err.print(f"paperscope: listening beyond this machine; changing data needs the token {token}"
-                  f" (open http://{host}:{port}/login?token={token} once, or set PAPERSCOPE_TOKEN)", highlight=False)  # fmt: skip
+        err.print(
+            f"paperscope: listening beyond this machine; changing data needs the token {token}"
+            f" (open http://{host}:{port}/login?token={token} once, or set PAPERSCOPE_TOKEN)",
+            highlight=False,
+        )
     application = create_app(path, token, readers, ctx.find_root().obj.reader)
     err.print(f"paperscope: serving {safe_location(path)} at http://{host}:{port}/ (Ctrl+C stops)", highlight=False)
     uvicorn.run(application, host=host, port=port, log_level="warning")

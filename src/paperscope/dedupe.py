@@ -106,9 +106,17 @@ class Unit:
     work: str | None = None  # work_class() of the record's kind, when its source says
 
     @classmethod
-    def of(cls, key: str, title: str | None, venue: tuple[str, int] | None, text: str,
-           paper_id: str | None = None, text_words: Sequence[str] | None = None,
-           ids: Iterable[str] = (), kind: str | None = None) -> Unit:  # fmt: skip
+    def of(
+        cls,
+        key: str,
+        title: str | None,
+        venue: tuple[str, int] | None,
+        text: str,
+        paper_id: str | None = None,
+        text_words: Sequence[str] | None = None,
+        ids: Iterable[str] = (),
+        kind: str | None = None,
+    ) -> Unit:
         """A unit with its LSH bands computed from the text (or from its words, when at hand)."""
         found = words(text) if text_words is None else text_words
         return cls(key, title, venue, text, paper_id, bands(shingles(found)), tuple(sorted(set(ids))), work_class(kind))
@@ -117,7 +125,9 @@ class Unit:
         return shingles(words(self.text))
 
 
-_ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf)/(?P<id>(?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))", re.IGNORECASE)
+_ARXIV = re.compile(
+    r"arxiv\.org/(?:abs|pdf)/(?P<id>(?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))", re.IGNORECASE
+)
 _ARXIV_ID = re.compile(r"^arxiv:(?P<id>.+?)(?:v\d+)?$", re.IGNORECASE)
 _DOI = re.compile(r"(?:doi\.org/|^)(?P<id>10\.\d{4,9}/\S+)", re.IGNORECASE)
 _OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?id=(?P<id>[\w\-]+)", re.IGNORECASE)
@@ -151,8 +161,14 @@ def paper_identities(sources: Iterable[tuple[str | None, str]], urls: Iterable[s
     return found
 
 
-def record_key(title: str | None, abstract_words: Sequence[str], venue: str | None, year: int | None,
-               authors: Iterable[str], fallback: str) -> str:  # fmt: skip
+def record_key(
+    title: str | None,
+    abstract_words: Sequence[str],
+    venue: str | None,
+    year: int | None,
+    authors: Iterable[str],
+    fallback: str,
+) -> str:
     """The exact-duplicate key: what stays of a record once case, markup and punctuation are gone."""
     body = " ".join(abstract_words)
     if not body and not title_key(title):
@@ -173,9 +189,14 @@ class _Group:
 
     @classmethod
     def of(cls, index: int, unit: Unit) -> _Group:
-        return cls([index], {unit.title} if unit.title else set(), {unit.venue} if unit.venue else set(),
-                   unit.paper_id, {unit.work} if unit.work else set(),
-                   {i for i in unit.ids if i.startswith("doi:") and not i.startswith(_ARXIV_DOI)})  # fmt: skip
+        return cls(
+            [index],
+            {unit.title} if unit.title else set(),
+            {unit.venue} if unit.venue else set(),
+            unit.paper_id,
+            {unit.work} if unit.work else set(),
+            {i for i in unit.ids if i.startswith("doi:") and not i.startswith(_ARXIV_DOI)},
+        )
 
     def compatible(self, other: _Group, same_identity: bool = False) -> bool:
         """Two library papers never merge, nor do different kinds of work or records with different DOIs.

@@ -29,7 +29,9 @@ def embed_missing(store: Store, progress: Progress | None = None) -> int:
             break
         vectors = encoder.encode([semantic.text_of(paper) for _, _, paper in rows])
         with store.transaction():
-            store.put_vectors((pid, digest, semantic.to_blob(v)) for (pid, digest, _), v in zip(rows, vectors))
+            store.put_vectors(
+                (pid, digest, semantic.to_blob(v)) for (pid, digest, _), v in zip(rows, vectors, strict=True)
+            )
         done += len(rows)
         if progress:
             progress("vectors", done, total)

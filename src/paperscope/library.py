@@ -104,9 +104,15 @@ class Library:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    def ingest(self, paths: Sequence[str | Path], *, skip_bad: bool = False, embed_vectors: bool = True,
-               progress: pipeline.Progress | None = None, columns: dict[str, str] | None = None,
-               ) -> pipeline.IngestReport:  # fmt: skip
+    def ingest(
+        self,
+        paths: Sequence[str | Path],
+        *,
+        skip_bad: bool = False,
+        embed_vectors: bool = True,
+        progress: pipeline.Progress | None = None,
+        columns: dict[str, str] | None = None,
+    ) -> pipeline.IngestReport:
         """Read paper lists in one transaction, then embed what is new (unless `embed_vectors` is off)."""
         report = pipeline.ingest(paths, self.store, skip_bad=skip_bad, progress=progress, columns=columns)
         changed = report.papers_created + report.papers_updated + report.papers_removed
@@ -136,9 +142,13 @@ class Library:
         papers = (self.store.get_paper(i) for i in ids)
         layout = topic_model.cluster(vectors.matrix[order], [semantic.text_of(p) for p in papers if p], count, progress)
         with self.store.transaction():
-            self.store.put_layout(((t.id, t.label, t.keywords, t.size) for t in layout.topics),
-                                  ((pid, int(t), float(x), float(y)) for pid, t, (x, y)
-                                   in zip(ids, layout.assignment, layout.xy, strict=True)))  # fmt: skip
+            self.store.put_layout(
+                ((t.id, t.label, t.keywords, t.size) for t in layout.topics),
+                (
+                    (pid, int(t), float(x), float(y))
+                    for pid, t, (x, y) in zip(ids, layout.assignment, layout.xy, strict=True)
+                ),
+            )
         return layout.topics
 
     def topics(self) -> list[topic_model.Topic]:
@@ -180,8 +190,9 @@ class Library:
     def count(self, filters: lexical.Filters | None = None) -> int:
         return self.store.count_papers(filters)
 
-    def papers(self, order: str = "id", limit: int | None = None, offset: int = 0,
-               filters: lexical.Filters | None = None) -> Iterator[Paper]:  # fmt: skip
+    def papers(
+        self, order: str = "id", limit: int | None = None, offset: int = 0, filters: lexical.Filters | None = None
+    ) -> Iterator[Paper]:
         return self.store.iter_papers(order, limit, offset, filters)
 
     def facets(self, filters: lexical.Filters | None = None) -> dict[str, list[tuple[object, int]]]:
@@ -204,8 +215,15 @@ class Library:
         text = semantic.text_of(paper)
         idf = related_model.Idf(self.store.vocabulary(), self.store.count_papers())
         query = lexical.Query(must=[f'"{w}"' for w in related_model.distinctive(text, idf)])
-        by_words = [(h.paper_id, h.score) for h in self.store.search_lexical(query, RELATED_CANDIDATES + 1)
-                    if h.paper_id != paper.id] if query.must else []  # fmt: skip
+        by_words = (
+            [
+                (h.paper_id, h.score)
+                for h in self.store.search_lexical(query, RELATED_CANDIDATES + 1)
+                if h.paper_id != paper.id
+            ]
+            if query.must
+            else []
+        )
         vector = self.store.vector_of(paper.id)
         by_meaning = self.store.nearest(vector, RELATED_CANDIDATES, skip={paper.id}) if vector is not None else []
         cosines = dict(by_meaning)
@@ -216,8 +234,7 @@ class Library:
                 other_vector = self.store.vector_of(pid)
                 cosines[pid] = float(vector @ other_vector) if other_vector is not None else None
         texts = {pid: semantic.text_of(p) for pid, p in candidates.items()}
-        lexical_cosines = {pid: related_model.cosine(mine, related_model.weights(t, idf))
-                           for pid, t in texts.items()}  # fmt: skip
+        lexical_cosines = {pid: related_model.cosine(mine, related_model.weights(t, idf)) for pid, t in texts.items()}
         found = []
         for other_id, _ in related_model.rank(lexical_cosines, cosines)[:limit]:
             other = candidates[other_id]
@@ -225,17 +242,26 @@ class Library:
             found.append(Related(other, cosines.get(other_id), _shared(paper, other), phrases))
         return found
 
-    def search(self, text: str, limit: int = 10, filters: lexical.Filters | None = None,
-               syntax: str = "words", mode: str = "hybrid", *, offset: int | None = None,
-               order: str = "relevance") -> list[SearchHit]:  # fmt: skip
+    def search(
+        self,
+        text: str,
+        limit: int = 10,
+        filters: lexical.Filters | None = None,
+        syntax: str = "words",
+        mode: str = "hybrid",
+        *,
+        offset: int | None = None,
+        order: str = "relevance",
+    ) -> list[SearchHit]:
         """Papers for a query, best first.
 
         `mode`: lexical (BM25), semantic (sentence vectors) or hybrid (both, fused by their
         normalised scores). `syntax="fts"` passes the text to FTS5 as it is, and is lexical only.
         A paper's id, or a source's own id (an OpenReview id), as the query finds that paper first.
         Paging: with `offset` (or an `order`), the page is cut from the whole result set (up to
-        MAX_RESULTS, the set search_page counts), so the pages of a search neither overlap nor skip a paper; `order` sorts that set by year (newest first), venue or name
-        first. A hit's rank stays its place by relevance.
+        MAX_RESULTS, the set search_page counts), so the pages of a search neither overlap nor skip a
+        paper; `order` sorts that set by year (newest first), venue or name first. A hit's
+        rank stays its place by relevance.
         """
         limit = max(1, min(limit, MAX_RESULTS))
         paged = offset is not None or order != "relevance"
@@ -245,8 +271,15 @@ class Library:
         marked = self._lexical_query(text, query, syntax)  # the English words of a Chinese query are marked
         return self._page(ranked[:depth], direct, marked, offset or 0, limit, order)
 
-    def search_page(self, text: str, limit: int = 20, offset: int = 0, filters: lexical.Filters | None = None,
-                    mode: str = "hybrid", order: str = "relevance") -> SearchPage:  # fmt: skip
+    def search_page(
+        self,
+        text: str,
+        limit: int = 20,
+        offset: int = 0,
+        filters: lexical.Filters | None = None,
+        mode: str = "hybrid",
+        order: str = "relevance",
+    ) -> SearchPage:
         """One page of a search, the size of its whole result set (up to MAX_RESULTS) and that set's
         facet counts (taken without `filters`, so that each facet shows what choosing it would give):
         what the search page and the API show, from one ranking when no filter is chosen."""
@@ -255,13 +288,23 @@ class Library:
         ranked = ranked[:MAX_RESULTS]
         marked = self._lexical_query(text, query, "words")
         hits = self._page(ranked, direct, marked, offset, max(1, min(limit, MAX_RESULTS)), order)
-        unfiltered = ranked if not (filters and filters.active) else self._ranked(
-            text, query, MAX_RESULTS, None, "words", mode, MAX_RESULTS)[0][:MAX_RESULTS]  # fmt: skip
+        unfiltered = (
+            ranked
+            if not (filters and filters.active)
+            else self._ranked(text, query, MAX_RESULTS, None, "words", mode, MAX_RESULTS)[0][:MAX_RESULTS]
+        )
         facets = self.store.facet_counts_of([paper_id for paper_id, _, _ in unfiltered])
         return SearchPage(hits, len(ranked), facets)
 
-    def _page(self, ranked: list[tuple[str, float, dict[str, float]]], direct: Paper | None, query: lexical.Query,
-              offset: int, limit: int, order: str) -> list[SearchHit]:  # fmt: skip
+    def _page(
+        self,
+        ranked: list[tuple[str, float, dict[str, float]]],
+        direct: Paper | None,
+        query: lexical.Query,
+        offset: int,
+        limit: int,
+        order: str,
+    ) -> list[SearchHit]:
         """`limit` hits from `offset` of a ranking, sorted first by `order` (rank stays the place by relevance)."""
         if order not in ORDERS:
             raise PaperscopeError(f"unknown order {order!r}; one of {', '.join(ORDERS)}")
@@ -277,8 +320,14 @@ class Library:
                 hits.append(SearchHit(rank, paper, score, parts, lexical.snippet(paper.abstract, query)))
         return hits
 
-    def like(self, text: str, limit: int = 10, filters: lexical.Filters | None = None, *, offset: int = 0,
-             ) -> list[SearchHit]:  # fmt: skip
+    def like(
+        self,
+        text: str,
+        limit: int = 10,
+        filters: lexical.Filters | None = None,
+        *,
+        offset: int = 0,
+    ) -> list[SearchHit]:
         """The papers nearest in meaning to a pasted text (an abstract, a paragraph): its words are
         not a query (no fields, no operators), only its sentence vector is."""
         text = text.strip()[:MAX_LIKE_CHARS]
@@ -328,9 +377,16 @@ class Library:
         translated.typed = False
         return translated
 
-    def search_lists(self, text: str, query: lexical.Query, limit: int, filters: lexical.Filters | None = None,
-                     syntax: str = "words", mode: str = "hybrid", enough: int | None = None,
-                     ) -> tuple[list[lexical.LexicalHit] | None, list[tuple[str, float]] | None]:  # fmt: skip
+    def search_lists(
+        self,
+        text: str,
+        query: lexical.Query,
+        limit: int,
+        filters: lexical.Filters | None = None,
+        syntax: str = "words",
+        mode: str = "hybrid",
+        enough: int | None = None,
+    ) -> tuple[list[lexical.LexicalHit] | None, list[tuple[str, float]] | None]:
         """The lexical hits and the semantic neighbours a search fuses (None for a list it does not use)."""
         if syntax not in ("words", "fts"):
             raise PaperscopeError(f"unknown query syntax {syntax!r}; words or fts")
@@ -343,16 +399,29 @@ class Library:
         if lexical_too:
             # The "any word" pass is skipped once `enough` papers have every word: it is most of the
             # cost on a large library, and only the first `enough` results are shown.
-            found = self.store.search_lexical(self._lexical_query(text, query, syntax), depth, filters,
-                                              text if syntax == "fts" else None, enough=enough)  # fmt: skip
+            found = self.store.search_lexical(
+                self._lexical_query(text, query, syntax),
+                depth,
+                filters,
+                text if syntax == "fts" else None,
+                enough=enough,
+            )
         if semantic_too:
             # A phrase or a field in the query is a requirement: meaning then only reorders what has it.
             within = {h.paper_id for h in found} if found is not None and query.strict else None
             semantic_list = self._nearest(query, depth, filters, within)
         return found, semantic_list
 
-    def _ranked(self, text: str, query: lexical.Query, limit: int, filters: lexical.Filters | None, syntax: str,
-                mode: str, enough: int) -> tuple[fusion.Ranked, Paper | None]:  # fmt: skip
+    def _ranked(
+        self,
+        text: str,
+        query: lexical.Query,
+        limit: int,
+        filters: lexical.Filters | None,
+        syntax: str,
+        mode: str,
+        enough: int,
+    ) -> tuple[fusion.Ranked, Paper | None]:
         found, semantic_list = self.search_lists(text, query, limit, filters, syntax, mode, enough)
         ranked = self._titled_first(query, fusion.combine(query.text, found, semantic_list))
         direct = self._direct(text)
@@ -366,8 +435,13 @@ class Library:
         wanted = _words(query.text)
         if len(wanted) < 2:  # one word names a paper by its name, which lexical search already ranks first
             return ranked
-        titled = [r for r in ranked[:TITLE_CHECKED] if r[2].get("every")
-                  and (paper := self.store.get_paper(r[0])) and _words(paper.title or paper.display_title) == wanted]  # fmt: skip
+        titled = [
+            r
+            for r in ranked[:TITLE_CHECKED]
+            if r[2].get("every")
+            and (paper := self.store.get_paper(r[0]))
+            and _words(paper.title or paper.display_title) == wanted
+        ]
         return [*titled, *(r for r in ranked if r not in titled)]
 
     def _direct(self, text: str) -> Paper | None:
@@ -379,8 +453,9 @@ class Library:
             return paper
         return self.store.paper_by_external_id(text)
 
-    def _nearest(self, query: lexical.Query, k: int, filters: lexical.Filters | None,
-                 within: set[str] | None = None) -> list[tuple[str, float]]:  # fmt: skip
+    def _nearest(
+        self, query: lexical.Query, k: int, filters: lexical.Filters | None, within: set[str] | None = None
+    ) -> list[tuple[str, float]]:
         vector = semantic.encoder().encode([query.text])[0]
         return self.store.nearest(vector, k, query.filters(filters), within, query.exclude)
 
@@ -406,8 +481,15 @@ class Library:
     def check(self) -> dict[str, object]:
         return self.store.check()
 
-    def export(self, fmt: str, out: TextIO, ids: Iterable[str] | None = None, filters: lexical.Filters | None = None,
-               bom: bool = False, accepted_only: bool = False) -> None:  # fmt: skip
+    def export(
+        self,
+        fmt: str,
+        out: TextIO,
+        ids: Iterable[str] | None = None,
+        filters: lexical.Filters | None = None,
+        bom: bool = False,
+        accepted_only: bool = False,
+    ) -> None:
         """Stream papers to `out` in a format: the ids given, or every paper passing `filters`; with
         `accepted_only`, not those rejected, withdrawn or under review. The reference formats leave
         out withdrawn papers' placeholders, and cite each paper by its stored key."""
@@ -424,4 +506,3 @@ class Library:
             with self.store.transaction():
                 citekeys.ensure(self.store)
         writer((p for p in papers if not citation.placeholder(p)), out, self.store.cite_keys())
-

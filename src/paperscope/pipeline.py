@@ -25,8 +25,31 @@ MAX_FILES = 10_000
 _WRITE_BATCH = 2_000  # papers held before they are written
 PARALLEL_ABOVE = 4_000  # records; below this, starting worker processes costs more than it saves
 # Files a folder holds beside its lists: never read as lists (a README would pass as a listing page).
-NOT_LIST_SUFFIXES = {".md", ".markdown", ".rst", ".adoc", ".pdf", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp",
-                     ".py", ".sh", ".toml", ".yml", ".yaml", ".ini", ".cfg", ".log", ".zip", ".tar", ".db", ".sqlite"}
+NOT_LIST_SUFFIXES = {
+    ".md",
+    ".markdown",
+    ".rst",
+    ".adoc",
+    ".pdf",
+    ".png",
+    ".jpg",
+    ".jpeg",
+    ".gif",
+    ".svg",
+    ".webp",
+    ".py",
+    ".sh",
+    ".toml",
+    ".yml",
+    ".yaml",
+    ".ini",
+    ".cfg",
+    ".log",
+    ".zip",
+    ".tar",
+    ".db",
+    ".sqlite",
+}
 NOT_LIST_NAMES = {"readme", "license", "licence", "changelog", "notice", "copying", "authors", "makefile"}
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
@@ -107,8 +130,14 @@ def _hidden(relative: Path) -> bool:
     return any(part.startswith(".") for part in relative.parts)
 
 
-def ingest(paths: Sequence[str | Path], store: Store, *, skip_bad: bool = False,
-           progress: Progress | None = None, columns: dict[str, str] | None = None) -> IngestReport:  # fmt: skip
+def ingest(
+    paths: Sequence[str | Path],
+    store: Store,
+    *,
+    skip_bad: bool = False,
+    progress: Progress | None = None,
+    columns: dict[str, str] | None = None,
+) -> IngestReport:
     """Read every file, and store what is new in one transaction. Unchanged files are skipped.
 
     `columns` maps CSV/TSV header names to fields, for tables whose headers are not recognised.
@@ -132,8 +161,14 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _ingest(paths: Sequence[str | Path], store: Store, report: IngestReport, skip_bad: bool,
-            progress: Progress | None, columns: dict[str, str] | None) -> None:  # fmt: skip
+def _ingest(
+    paths: Sequence[str | Path],
+    store: Store,
+    report: IngestReport,
+    skip_bad: bool,
+    progress: Progress | None,
+    columns: dict[str, str] | None,
+) -> None:
     clock = time.perf_counter()
     files = _read_files(discover(paths), store, report, skip_bad, progress, columns)
     report.records_read = sum(f.count for f in files)
@@ -162,8 +197,14 @@ def _reader(path: Path) -> ModuleType:
     return reader_for(path)
 
 
-def _read_files(paths: list[tuple[Path, bool]], store: Store, report: IngestReport, skip_bad: bool,
-                progress: Progress | None, columns: dict[str, str] | None = None) -> list[_File]:  # fmt: skip
+def _read_files(
+    paths: list[tuple[Path, bool]],
+    store: Store,
+    report: IngestReport,
+    skip_bad: bool,
+    progress: Progress | None,
+    columns: dict[str, str] | None = None,
+) -> list[_File]:
     files = []
     for done, (path, in_folder) in enumerate(paths, start=1):
         why = _not_a_list(path) if in_folder else None
@@ -176,8 +217,9 @@ def _read_files(paths: list[tuple[Path, bool]], store: Store, report: IngestRepo
     return files
 
 
-def _read_file(path: Path, store: Store, report: IngestReport, skip_bad: bool, columns: dict[str, str] | None,
-               files: list[_File]) -> None:  # fmt: skip
+def _read_file(
+    path: Path, store: Store, report: IngestReport, skip_bad: bool, columns: dict[str, str] | None, files: list[_File]
+) -> None:
     sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
     known = store.file_by_path(str(path.resolve()))
     if (known and known.sha256 == sha256) or (not known and store.has_file_hash(sha256)):
@@ -226,9 +268,7 @@ def _store(files: list[_File], prepared: list[Prepared], store: Store, report: I
     file_ids: dict[str, int] = {}
     touched: set[str] = set()  # papers that lost sources because a new version of their list came in
     for f in files:
-        file_ids[f.sha256], affected = store.put_file(
-            str(f.path.resolve()), f.path.name, f.sha256, f.format, f.count
-        )
+        file_ids[f.sha256], affected = store.put_file(str(f.path.resolve()), f.path.name, f.sha256, f.format, f.count)
         touched |= affected
     library = store.candidates(
         (p.key for p in prepared),
@@ -251,8 +291,9 @@ def _store(files: list[_File], prepared: list[Prepared], store: Store, report: I
     _describe(report, prepared, units, grouping, len(library))
 
 
-def _papers_of(grouping: dedupe.Grouping, library: list[LibraryPaper],
-               prepared: list[Prepared]) -> tuple[dict[str, list[Prepared]], dict[str, str]]:  # fmt: skip
+def _papers_of(
+    grouping: dedupe.Grouping, library: list[LibraryPaper], prepared: list[Prepared]
+) -> tuple[dict[str, list[Prepared]], dict[str, str]]:
     """The new records of each paper (an existing one, or a new one whose id comes from its key), and the keys."""
     offset = len(library)
     keys = {paper.id: paper.key for paper in library}
@@ -271,8 +312,9 @@ def _papers_of(grouping: dedupe.Grouping, library: list[LibraryPaper],
     return joined, keys
 
 
-def _write_papers(store: Store, joined: dict[str, list[Prepared]], existing: set[str], keys: dict[str, str],
-                  report: IngestReport) -> None:  # fmt: skip
+def _write_papers(
+    store: Store, joined: dict[str, list[Prepared]], existing: set[str], keys: dict[str, str], report: IngestReport
+) -> None:
     """Papers that existed before this ingest are rebuilt from all their sources; new ones from the batch."""
     created: list = []
 
@@ -313,16 +355,21 @@ def _library_unit(paper: LibraryPaper) -> dedupe.Unit:
     return dedupe.Unit.of(paper.key, paper.title_key, venue, paper.abstract, paper.id, ids=paper.ids)
 
 
-def _describe(report: IngestReport, prepared: list[Prepared], units: list[dedupe.Unit],
-              grouping: dedupe.Grouping, offset: int) -> None:  # fmt: skip
+def _describe(
+    report: IngestReport, prepared: list[Prepared], units: list[dedupe.Unit], grouping: dedupe.Grouping, offset: int
+) -> None:
     def where(index: int) -> str:
         return prepared[index - offset].where if index >= offset else f"paper {units[index].paper_id}"
 
-    report.near_duplicates = [{"a": where(a), "b": where(b), "jaccard": round(j, 3)} for a, b, j in grouping.near_merges]
+    report.near_duplicates = [
+        {"a": where(a), "b": where(b), "jaccard": round(j, 3)} for a, b, j in grouping.near_merges
+    ]
     report.held_apart = [{"a": where(a), "b": where(b), "jaccard": round(j, 3)} for a, b, j in grouping.held_apart]
     for item in prepared:
         if not item.abstract.text:
             report.without_abstract.append(item.where)
         if item.abstract.repaired_urls or item.title.repaired_urls:
             report.urls_repaired.append(item.where)
-        report.markup_problems += [f"{item.where}: {problem}" for problem in item.title.problems + item.abstract.problems]
+        report.markup_problems += [
+            f"{item.where}: {problem}" for problem in item.title.problems + item.abstract.problems
+        ]

@@ -52,9 +52,14 @@ def search_hit(hit: SearchHit, query: str = "") -> dict[str, Any]:
     }
 
 
-_FIELDS = (("title", lambda p: p.display_title), ("name", lambda p: p.name or ""),
-           ("benchmarks", lambda p: " ".join(p.benchmarks)), ("models", lambda p: " ".join(p.models)),
-           ("authors", lambda p: " ".join(p.authors)), ("abstract", lambda p: p.abstract))  # fmt: skip
+_FIELDS = (
+    ("title", lambda p: p.display_title),
+    ("name", lambda p: p.name or ""),
+    ("benchmarks", lambda p: " ".join(p.benchmarks)),
+    ("models", lambda p: " ".join(p.models)),
+    ("authors", lambda p: " ".join(p.authors)),
+    ("abstract", lambda p: p.abstract),
+)
 
 
 def explain(hit: SearchHit, query: str) -> dict[str, Any]:
@@ -86,29 +91,45 @@ def explain_in_words(reasons: dict[str, Any]) -> str:
 def related_paper(related: Related) -> dict[str, Any]:
     """One related paper: its row, the similarity and the reason in words."""
     similarity = None if related.similarity is None else round(related.similarity, 4)
-    return {**paper_summary(related.paper), "similarity": similarity, "shared": related.shared,
-            "phrases": related.phrases, "reason": related.reason}  # fmt: skip
+    return {
+        **paper_summary(related.paper),
+        "similarity": similarity,
+        "shared": related.shared,
+        "phrases": related.phrases,
+        "reason": related.reason,
+    }
 
 
 def stats_dict(stats: Stats) -> dict[str, Any]:
     return {
-        "papers": stats.papers, "with_code": stats.with_code, "code_share": round(stats.code_share, 4),
-        **{key: [{"name": k, "papers": n} for k, n in getattr(stats, key)]
-           for key in ("venues", "contributions", "topics", "benchmarks", "models")},
+        "papers": stats.papers,
+        "with_code": stats.with_code,
+        "code_share": round(stats.code_share, 4),
+        **{
+            key: [{"name": k, "papers": n} for k, n in getattr(stats, key)]
+            for key in ("venues", "contributions", "topics", "benchmarks", "models")
+        },
         "claims": {b.name: [asdict(c) for c in b.claims] for b in stats.by_benchmark if b.claims},
-    }  # fmt: skip
+    }
 
 
 def benchmark_dict(benchmark: Benchmark) -> dict[str, Any]:
     """One benchmark: its name, the papers naming it, the variants as written, and the claims on it."""
-    return {"benchmark": benchmark.name, "papers": benchmark.papers,
-            "variants": [{"name": v, "papers": n} for v, n in benchmark.variants],
-            "claims": [asdict(c) for c in benchmark.claims]}  # fmt: skip
+    return {
+        "benchmark": benchmark.name,
+        "papers": benchmark.papers,
+        "variants": [{"name": v, "papers": n} for v, n in benchmark.variants],
+        "claims": [asdict(c) for c in benchmark.claims],
+    }
 
 
 def benchmarks_list(stats: Stats) -> dict[str, Any]:
-    return {"benchmarks": [{"name": b.name, "papers": b.papers, "variants": [v for v, _ in b.variants],
-                            "claims": len(b.claims)} for b in stats.by_benchmark]}  # fmt: skip
+    return {
+        "benchmarks": [
+            {"name": b.name, "papers": b.papers, "variants": [v for v, _ in b.variants], "claims": len(b.claims)}
+            for b in stats.by_benchmark
+        ]
+    }
 
 
 def _head(abstract: str, chars: int = 240) -> str:

@@ -22,14 +22,21 @@ from ..conftest import SEEDS
 
 CHROMIUM = os.environ.get("PAPERSCOPE_CHROMIUM", "/usr/bin/chromium")
 # Without the background-networking switches Chromium keeps dialling hosts this closed network refuses.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]  # fmt: skip
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 HOSTILE = [
     "We study <script>window.__xss = 1; alert(1)</script> robust parsing of scripts in abstracts.",
     'An image tag <img src=x onerror="window.__xss = 2"> hides in this abstract about image models.',
     "A [markdown link](javascript:window.__xss=3) and an \\href{javascript:window.__xss=4}{href link} here.",
     'Breaking out of attributes: "><svg onload="window.__xss=5"> inside a sentence on vector graphics.',
-    "Raw link javascript:alert(6) and <a href=\"javascript:window.__xss=7\">click</a> in a security paper.",
+    'Raw link javascript:alert(6) and <a href="javascript:window.__xss=7">click</a> in a security paper.',
 ]
 
 
@@ -43,8 +50,12 @@ def _free_port() -> int:
 def serving(db: Path, env: dict[str, str] | None = None) -> Iterator[str]:
     """A real `paperscope serve` process over `db`, on a free port; its URL."""
     port = _free_port()
-    process = subprocess.Popen([sys.executable, "-m", "paperscope", "--db", str(db), "serve", "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, **(env or {})})  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "paperscope", "--db", str(db), "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **(env or {})},
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -78,8 +89,11 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     """Without Chromium, the run stops at the first page test with one line (not a traceback per test),
     before its server starts."""
     if {"browser", "page"} & set(item.fixturenames) and not Path(CHROMIUM).is_file():
-        pytest.exit(f"the browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium "
-                    "(or set PAPERSCOPE_CHROMIUM to a Chromium binary)", returncode=1)  # fmt: skip
+        pytest.exit(
+            f"the browser tests need Chromium at {CHROMIUM}: apt-get install -y chromium "
+            "(or set PAPERSCOPE_CHROMIUM to a Chromium binary)",
+            returncode=1,
+        )
 
 
 @pytest.fixture(scope="session")

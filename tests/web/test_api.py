@@ -18,7 +18,9 @@ def test_search_returns_the_cli_result_shape(server):
     assert found["mode"] == "hybrid" and found["results"][0]["name"] == "NEMO"
     assert {"rank", "id", "display_title", "score", "scores", "snippet", "snippet_html"} <= set(found["results"][0])
     assert found["searched_as"] is None  # English is searched as typed
-    chinese = httpx.get(f"{server}/api/search", params={"q": "蛋白质脂质结合预测", "mode": "semantic", "limit": 1}).json()
+    chinese = httpx.get(
+        f"{server}/api/search", params={"q": "蛋白质脂质结合预测", "mode": "semantic", "limit": 1}
+    ).json()
     assert chinese["results"][0]["name"] == "LipoPU" and chinese["searched_as"] is None
     translated = httpx.get(f"{server}/api/search", params={"q": "推测解码", "limit": 1}).json()
     assert translated["searched_as"] == '"speculative decoding"' and translated["results"][0]["name"] == "VSD"
@@ -48,8 +50,10 @@ def test_bad_parameters_are_422_with_a_message(server):
     bad_year = httpx.get(f"{server}/api/papers", params={"year": "last year"})
     assert bad_year.status_code == 422 and bad_year.json()["error"].startswith("year: String should match pattern")
     unknown_tag = httpx.get(f"{server}/api/recommend", params={"tag": "never-used"})
-    assert unknown_tag.status_code == 404 and unknown_tag.json() == {"error": "no paper is tagged 'never-used'",
-                                                                     "status": 404}  # fmt: skip
+    assert unknown_tag.status_code == 404 and unknown_tag.json() == {
+        "error": "no paper is tagged 'never-used'",
+        "status": 404,
+    }
     traced = httpx.request("TRACE", f"{server}/api/searches")
     assert traced.status_code == 405 and traced.headers["allow"] == "GET, POST" and traced.json()["status"] == 405
 
@@ -85,7 +89,10 @@ def test_openapi_and_security_headers(server):
     assert "/api/search" in httpx.get(f"{server}/openapi.json").json()["paths"]
     assert httpx.get(f"{server}/docs").status_code == 200
     headers = httpx.get(f"{server}/").headers
-    assert "script-src 'self'" in headers["content-security-policy"] and "unsafe-inline" not in headers["content-security-policy"]
+    assert (
+        "script-src 'self'" in headers["content-security-policy"]
+        and "unsafe-inline" not in headers["content-security-policy"]
+    )
 
 
 def test_searches_during_an_ingest_see_before_or_after_never_an_error(seeded_copy):
@@ -98,8 +105,10 @@ def test_searches_during_an_ingest_see_before_or_after_never_an_error(seeded_cop
         def hammer() -> None:
             with httpx.Client(base_url=server, timeout=30) as client:
                 while not done.is_set():
-                    for path, params in (("/api/search", {"q": "robot learning", "mode": "lexical"}),
-                                         ("/api/papers", {"limit": 1})):  # fmt: skip
+                    for path, params in (
+                        ("/api/search", {"q": "robot learning", "mode": "lexical"}),
+                        ("/api/papers", {"limit": 1}),
+                    ):
                         response = client.get(path, params=params)
                         if response.status_code != 200:
                             errors.append(f"{response.status_code} {response.text[:100]}")
@@ -123,13 +132,18 @@ def test_searches_during_an_ingest_see_before_or_after_never_an_error(seeded_cop
 def test_changing_data_needs_a_same_site_request(server):
     paper = f"{server}/api/papers/{_nemo(server)}"
     assert httpx.post(f"{paper}/tags", json={"tag": "x"}).status_code == 403  # no X-Paperscope header: a plain form
-    cross = httpx.post(f"{paper}/tags", json={"tag": "x"}, headers={"X-Paperscope": "1", "Origin": "https://evil.example"})
+    cross = httpx.post(
+        f"{paper}/tags", json={"tag": "x"}, headers={"X-Paperscope": "1", "Origin": "https://evil.example"}
+    )
     assert cross.status_code == 403 and "cross-site" in cross.json()["error"]
     ok = httpx.post(f"{paper}/tags", json={"tag": "optimisation"}, headers={"X-Paperscope": "1"})
     assert ok.status_code == 200 and "optimisation" in ok.json()["tags"]
     assert httpx.delete(f"{paper}/tags/optimisation", headers={"X-Paperscope": "1"}).json()["tags"] == []
-    big = httpx.put(f"{paper}/note", content=b'{"text": "' + b"x" * 300_000 + b'"}',
-                    headers={"X-Paperscope": "1", "Content-Type": "application/json"})  # fmt: skip
+    big = httpx.put(
+        f"{paper}/note",
+        content=b'{"text": "' + b"x" * 300_000 + b'"}',
+        headers={"X-Paperscope": "1", "Content-Type": "application/json"},
+    )
     assert big.status_code == 413
 
 

@@ -63,8 +63,9 @@ def test_the_keyboard_alone_finds_and_opens_a_paper(server, page: Page):
 
 def test_math_renders_as_mathml(server, page: Page):
     found = httpx.get(f"{server}/api/search", params={"q": "sqrt log", "mode": "lexical", "limit": 50}).json()
-    with_math = next(r for r in found["results"]
-                     if "<math" in httpx.get(f"{server}/api/papers/{r['id']}").json()["abstract_html"])  # fmt: skip
+    with_math = next(
+        r for r in found["results"] if "<math" in httpx.get(f"{server}/api/papers/{r['id']}").json()["abstract_html"]
+    )
     page.goto(f"{server}/papers/{with_math['id']}")
     assert page.locator(".abstract math").count() > 0
     assert page.locator(".abstract").inner_text().count("$") == 0  # no raw TeX left
@@ -123,9 +124,25 @@ def test_hostile_abstracts_run_no_script(server, page: Page):
     assert dialogs == []
 
 
-PAGES = ["/", "/?q=speculative+decoding", "/?q=language+models&order=year&page=2", "/like?text=speculative+decoding",
-         "/browse", "/papers/{id}", "/papers/{claimed}", "/?lang=zh&q=模型", "/papers/{claimed}?lang=zh", "/list",
-         "/recommend", "/news", "/changes", "/map", "/stats", "/benchmarks", "/benchmarks/Sudoku"]  # fmt: skip
+PAGES = [
+    "/",
+    "/?q=speculative+decoding",
+    "/?q=language+models&order=year&page=2",
+    "/like?text=speculative+decoding",
+    "/browse",
+    "/papers/{id}",
+    "/papers/{claimed}",
+    "/?lang=zh&q=模型",
+    "/papers/{claimed}?lang=zh",
+    "/list",
+    "/recommend",
+    "/news",
+    "/changes",
+    "/map",
+    "/stats",
+    "/benchmarks",
+    "/benchmarks/Sudoku",
+]
 
 
 def _claimed(server: str) -> str:
@@ -142,8 +159,11 @@ def test_no_serious_accessibility_violations(server, browser, vendor, path, widt
     page.goto(server + path.format(id=_some_id(server), claimed=_claimed(server)))
     page.add_script_tag(path=str(vendor / "axe.min.js"))
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
-    serious = [f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in result["violations"]
-               if v["impact"] in ("serious", "critical")]  # fmt: skip
+    serious = [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])})"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
     assert serious == []
     context.close()
 
@@ -278,7 +298,11 @@ def test_scores_are_explained_in_words(server, page: Page):
 def test_find_papers_like_a_pasted_abstract(server, page: Page):
     nemo = httpx.get(f"{server}/api/search", params={"q": "NEMO", "limit": 1}).json()["results"][0]
     abstract = httpx.get(f"{server}/api/papers/{nemo['id']}").json()["abstract"]
-    pasted = abstract + " " + " ".join(["We evaluate the agents on many optimization problems and report where they fail."] * 20)
+    pasted = (
+        abstract
+        + " "
+        + " ".join(["We evaluate the agents on many optimization problems and report where they fail."] * 20)
+    )
     assert len(pasted.split()) >= 300
     page.goto(server + "/")
     page.get_by_role("link", name="Find papers like a pasted abstract →").click()
@@ -289,13 +313,19 @@ def test_find_papers_like_a_pasted_abstract(server, page: Page):
 
 
 def test_a_paper_page_shows_the_abstract_first_and_ways_out(server, page: Page):
-    bare = next(p for p in httpx.get(f"{server}/api/papers", params={"limit": 500}).json()["papers"] if p["venue"] != "ICML")
+    bare = next(
+        p for p in httpx.get(f"{server}/api/papers", params={"limit": 500}).json()["papers"] if p["venue"] != "ICML"
+    )
     page.goto(f"{server}/papers/{bare['id']}")
     order = page.evaluate("[...document.querySelectorAll('#abstract-h, #mine-h, #links-h')].map(h => h.id)")
     assert order == ["abstract-h", "mine-h", "links-h"]
     title = httpx.get(f"{server}/api/papers/{bare['id']}").json()["display_title"]
-    for site, host in (("arXiv", "arxiv.org"), ("Semantic Scholar", "semanticscholar.org"),
-                       ("Google Scholar", "scholar.google.com"), ("OpenReview", "openreview.net")):  # fmt: skip
+    for site, host in (
+        ("arXiv", "arxiv.org"),
+        ("Semantic Scholar", "semanticscholar.org"),
+        ("Google Scholar", "scholar.google.com"),
+        ("OpenReview", "openreview.net"),
+    ):
         link = page.get_by_role("link", name=site, exact=True)
         href = link.get_attribute("href")
         assert host in href and quote_plus(title[:30]) in href, href
@@ -309,8 +339,18 @@ def test_the_chinese_interface_uses_its_own_words(server, page: Page):
     expect(page.locator("#claims-h")).to_have_text("论断")
     expect(page.locator("#claims-h + .table-wrap th").first).to_have_text("结果")
     text = page.locator("body").inner_text()
-    for english in ("Claims", "Abstract", "My library", "Search the title on", "Sources", "Export", "Related papers",
-                    "similar meaning", "both about", "shares topic"):  # fmt: skip
+    for english in (
+        "Claims",
+        "Abstract",
+        "My library",
+        "Search the title on",
+        "Sources",
+        "Export",
+        "Related papers",
+        "similar meaning",
+        "both about",
+        "shares topic",
+    ):
         assert english not in text, english
     assert "语义相似度" in page.locator("ol.results").inner_text()
     page.goto(server + "/?lang=zh&q=speculative+decoding")
@@ -323,7 +363,9 @@ def test_every_page_and_the_api_docs_work_with_no_network(server, browser):
     """Only the server itself is reachable: anything else a page asks for is aborted and counted."""
     context = browser.new_context()
     outside: list[str] = []
-    context.route(re.compile(r"^(?!" + re.escape(server) + r")"), lambda route: (outside.append(route.request.url), route.abort()))
+    context.route(
+        re.compile(r"^(?!" + re.escape(server) + r")"), lambda route: (outside.append(route.request.url), route.abort())
+    )
     page = context.new_page()
     failed: list[str] = []
     page.on("requestfailed", lambda request: failed.append(request.url))

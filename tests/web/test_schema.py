@@ -20,12 +20,34 @@ def test_schemathesis_finds_no_failure(seeded_db, tmp_path):
     shutil.copy(seeded_db, db)  # its writes (tags, notes, saved searches) stay in this copy
     with serving(db) as url:
         run = subprocess.run(
-            [sys.executable, "-m", "schemathesis.cli", "--config-file", str(CONFIG), "run", f"{url}/openapi.json",
-             "--checks", "all", "--header", "X-Paperscope: 1", "--max-examples", str(EXAMPLES), "--workers", "1",
-             "--request-timeout", "30", "--seed", "21"],
-            capture_output=True, text=True, check=False, timeout=600, cwd=tmp_path,  # its cache stays out of the repo
-        )  # fmt: skip
-    summary = run.stdout[run.stdout.rfind("SUMMARY"):]
+            [
+                sys.executable,
+                "-m",
+                "schemathesis.cli",
+                "--config-file",
+                str(CONFIG),
+                "run",
+                f"{url}/openapi.json",
+                "--checks",
+                "all",
+                "--header",
+                "X-Paperscope: 1",
+                "--max-examples",
+                str(EXAMPLES),
+                "--workers",
+                "1",
+                "--request-timeout",
+                "30",
+                "--seed",
+                "21",
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=600,
+            cwd=tmp_path,  # its cache stays out of the repo
+        )
+    summary = run.stdout[run.stdout.rfind("SUMMARY") :]
     assert run.returncode == 0, summary or run.stdout[-3000:] + run.stderr[-3000:]
     assert re.search(r"Tested: (\d+)", summary).group(1) == re.search(r"Selected: (\d+)/\1", summary).group(1)
     assert "failure" not in summary.lower().replace("0 failures", "")

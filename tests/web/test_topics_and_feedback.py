@@ -13,8 +13,13 @@ VSD, AURORA = "lb4pvidcied2", "etoxgtwakr3b"
 def test_every_topic_on_the_map_has_its_own_colour_and_a_label(server, page: Page):
     page.goto(server + "/map")
     dots = page.locator("#map circle")
-    pairs = set(zip(dots.evaluate_all("all => all.map(d => d.dataset.topic)"),
-                    dots.evaluate_all("all => all.map(d => d.getAttribute('fill'))"), strict=True))  # fmt: skip
+    pairs = set(
+        zip(
+            dots.evaluate_all("all => all.map(d => d.dataset.topic)"),
+            dots.evaluate_all("all => all.map(d => d.getAttribute('fill'))"),
+            strict=True,
+        )
+    )
     topics = {topic for topic, _ in pairs}
     assert len(topics) > 1 and len(pairs) == len(topics) == len({fill for _, fill in pairs})
     labels = page.locator("#map-labels text")

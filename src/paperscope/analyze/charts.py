@@ -40,41 +40,56 @@ def bars(rows: list[tuple[str, int]], title: str, width: int = 560) -> str:
     label_width, bar_height, gap = 200, 18, 6
     height = 28 + len(rows) * (bar_height + gap)
     most = max(count for _, count in rows) or 1
-    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-              f'aria-label="{escape(title)}" class="chart"><title>{escape(title)}</title>'),
-             f'<text x="0" y="16" font-weight="bold" font-size="14">{escape(title)}</text>']  # fmt: skip
+    parts = [
+        (
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+            f'aria-label="{escape(title)}" class="chart"><title>{escape(title)}</title>'
+        ),
+        f'<text x="0" y="16" font-weight="bold" font-size="14">{escape(title)}</text>',
+    ]
     for i, (label, count) in enumerate(rows):
         y = 28 + i * (bar_height + gap)
         length = (width - label_width - 50) * count / most
         short = label if len(label) <= 28 else label[:27] + "…"
-        parts.append(f'<text x="{label_width - 6}" y="{y + 13}" text-anchor="end" font-size="12">{escape(short)}</text>'
-                     f'<rect x="{label_width}" y="{y}" width="{length:.1f}" height="{bar_height}" fill="{PALETTE[0]}">'
-                     f"<title>{escape(label)}: {count}</title></rect>"
-                     f'<text x="{label_width + length + 4:.1f}" y="{y + 13}" font-size="12">{count}</text>')  # fmt: skip
+        parts.append(
+            f'<text x="{label_width - 6}" y="{y + 13}" text-anchor="end" font-size="12">{escape(short)}</text>'
+            f'<rect x="{label_width}" y="{y}" width="{length:.1f}" height="{bar_height}" fill="{PALETTE[0]}">'
+            f"<title>{escape(label)}: {count}</title></rect>"
+            f'<text x="{label_width + length + 4:.1f}" y="{y + 13}" font-size="12">{count}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)
 
 
-def topic_map(points: list[Point], labels: dict[int, str], size: int = 800,
-              link: str | None = "/papers/{id}") -> str:  # fmt: skip
+def topic_map(points: list[Point], labels: dict[int, str], size: int = 800, link: str | None = "/papers/{id}") -> str:
     """Every paper as a dot coloured by topic, each titled and, given `link`, a link; each topic's
     number and first key phrase written at its centre."""
     pad = 20
     span = size - 2 * pad
     role = "group" if link else "img"  # a picture of links is a group of them, not an image
-    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" role="{role}" '
-              f'aria-label="Map of {len(points)} papers coloured by topic" class="map" id="map">'
-              f'<rect width="{size}" height="{size}" fill="#ffffff"/><g id="map-points">')]  # fmt: skip
+    parts = [
+        (
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" role="{role}" '
+            f'aria-label="Map of {len(points)} papers coloured by topic" class="map" id="map">'
+            f'<rect width="{size}" height="{size}" fill="#ffffff"/><g id="map-points">'
+        )
+    ]
     radius = 4 if len(points) < 2_000 else 1.5
     for paper_id, title, topic, x, y in points:
-        dot = (f'<circle cx="{pad + x * span:.1f}" cy="{pad + (1 - y) * span:.1f}" r="{radius}" '
-               f'fill="{topic_colour(topic)}" data-id="{escape(paper_id)}" data-topic="{topic}">'
-               f"<title>{escape(title)} — {escape(labels.get(topic, ''))}</title></circle>")  # fmt: skip
+        dot = (
+            f'<circle cx="{pad + x * span:.1f}" cy="{pad + (1 - y) * span:.1f}" r="{radius}" '
+            f'fill="{topic_colour(topic)}" data-id="{escape(paper_id)}" data-topic="{topic}">'
+            f"<title>{escape(title)} — {escape(labels.get(topic, ''))}</title></circle>"
+        )
         parts.append(f'<a href="{link.format(id=escape(paper_id))}">{dot}</a>' if link else dot)
-    parts.append('</g><g id="map-labels" font-size="13" font-weight="bold" text-anchor="middle" '
-                 'paint-order="stroke" stroke="#ffffff" stroke-width="3" pointer-events="none">')
+    parts.append(
+        '</g><g id="map-labels" font-size="13" font-weight="bold" text-anchor="middle" '
+        'paint-order="stroke" stroke="#ffffff" stroke-width="3" pointer-events="none">'
+    )
     for topic, (x, y) in sorted(topic_centres(points).items()):
-        parts.append(f'<text x="{pad + x * span:.1f}" y="{pad + (1 - y) * span:.1f}" fill="{topic_colour(topic)}" '
-                     f'data-topic="{topic}">{escape(topic_name(topic, labels.get(topic, "")))}</text>')
+        parts.append(
+            f'<text x="{pad + x * span:.1f}" y="{pad + (1 - y) * span:.1f}" fill="{topic_colour(topic)}" '
+            f'data-topic="{topic}">{escape(topic_name(topic, labels.get(topic, "")))}</text>'
+        )
     parts.append("</g></svg>")
     return "".join(parts)

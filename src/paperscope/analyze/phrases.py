@@ -19,7 +19,8 @@ _ADVERB = re.compile(r"(?:al|iv|ou|en|an|ing|ed)ly$")  # "theoretically", "effec
 # Words, hyphenated words and "3d"; any other mark that is not a space ends a run, like a stop word.
 _TOKEN = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*|\b\d+d\b|[^\sa-z0-9-]")
 # The genre's own function words: how papers talk, not what they are about.
-GENRE_WORDS = frozenset("""
+GENRE_WORDS = frozenset(
+    """
     ability able accurate achieve achieved achieves achieving across address addresses addressing
     advance advances allow allows aim aims also available apply applied applying approach approaches art based
     benefit better broad challenge challenges challenging common compared comparable competitive comprehensive
@@ -42,18 +43,35 @@ GENRE_WORDS = frozenset("""
     studies study substantial substantially successfully suggest superior task tasks technique techniques
     thereby third three thus two typically unlike us use used uses using usually various via way ways well
     whether widely work works yet
-""".split())
+""".split()
+)
 # scikit-learn's list (Glasgow's) also holds words that name research topics: "computer vision".
-_TOPICAL = {"bottom", "computer", "fire", "front", "full", "interest", "move", "name", "part", "side", "system",
-            "thick", "thin", "top"}  # fmt: skip
+_TOPICAL = {
+    "bottom",
+    "computer",
+    "fire",
+    "front",
+    "full",
+    "interest",
+    "move",
+    "name",
+    "part",
+    "side",
+    "system",
+    "thick",
+    "thin",
+    "top",
+}
 STOP_WORDS = (frozenset(ENGLISH_STOP_WORDS) - _TOPICAL) | GENRE_WORDS | {"et", "al", "e", "g", "i", "ie", "eg", "vs"}
 # Words that belong in a phrase ("large language models", "training data") but say nothing alone.
-GENERIC_WORDS = frozenset("""
+GENERIC_WORDS = frozenset(
+    """
     accuracy algorithm algorithms analysis baseline baselines benchmark benchmarks case cases conditions data
     dataset datasets efficiency efficient factor factors information intrinsic learning mechanism
     mechanisms metric metrics model models network networks process processes quality step steps system
     sqrt systems training
-""".split())
+""".split()
+)
 
 
 def phrases(text: str) -> list[str]:

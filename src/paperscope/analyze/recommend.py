@@ -38,9 +38,14 @@ class Suggestion:
     similarity: float  # cosine to that paper
 
 
-def recommend(vectors: Vectors, liked: list[str], limit: int = 20, exclude: set[str] | None = None,
-              texts: Callable[[list[str]], list[str]] | None = None,
-              disliked: list[str] | None = None) -> list[Suggestion]:  # fmt: skip
+def recommend(
+    vectors: Vectors,
+    liked: list[str],
+    limit: int = 20,
+    exclude: set[str] | None = None,
+    texts: Callable[[list[str]], list[str]] | None = None,
+    disliked: list[str] | None = None,
+) -> list[Suggestion]:
     """Suggestions best first, never a disliked paper; `texts` (paper ids → their texts) turns on the
     TF-IDF second stage."""
     rows = [vectors.position[pid] for pid in liked if pid in vectors.position]
@@ -62,12 +67,19 @@ def recommend(vectors: Vectors, liked: list[str], limit: int = 20, exclude: set[
         order = _rerank_with_words(vectors, rows, against, order[: min(CANDIDATES, len(order) // 2)], texts)
     order = order[:limit]
     nearest = similarity.argmax(axis=1)
-    return [Suggestion(vectors.ids[i], float(scores[i]), vectors.ids[rows[nearest[i]]], float(similarity[i, nearest[i]]))
-            for i in order]
+    return [
+        Suggestion(vectors.ids[i], float(scores[i]), vectors.ids[rows[nearest[i]]], float(similarity[i, nearest[i]]))
+        for i in order
+    ]
 
 
-def _rerank_with_words(vectors: Vectors, rows: list[int], against: list[int], candidates: list[int],
-                       texts: Callable[[list[str]], list[str]]) -> list[int]:  # fmt: skip
+def _rerank_with_words(
+    vectors: Vectors,
+    rows: list[int],
+    against: list[int],
+    candidates: list[int],
+    texts: Callable[[list[str]], list[str]],
+) -> list[int]:
     """The candidates by two votes of equal weight (each standardised): a classifier on the sentence
     vectors and TF-IDF key phrases together, and the TF-IDF cosine to the liked papers' centroid (less
     ROCCHIO_AWAY times the centroid of those marked not relevant) — which holds up best where a few
@@ -86,8 +98,11 @@ def _rerank_with_words(vectors: Vectors, rows: list[int], against: list[int], ca
     matrix = words.fit_transform(texts([vectors.ids[i] for i in everyone]))
     features = hstack([csr_matrix(vectors.matrix[everyone]), matrix]).tocsr()
     model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=1_000)
-    model.fit(features[: len(train)], np.r_[np.ones(len(rows)), np.zeros(len(negatives))],
-              sample_weight=_weights(len(rows), len(against), len(sampled)))
+    model.fit(
+        features[: len(train)],
+        np.r_[np.ones(len(rows)), np.zeros(len(negatives))],
+        sample_weight=_weights(len(rows), len(against), len(sampled)),
+    )
     learned = features[len(train) :] @ model.coef_[0]
     centroid = np.asarray(matrix[: len(rows)].mean(axis=0)).ravel()
     if against:  # Rocchio's feedback: away from the papers marked not relevant

@@ -11,6 +11,7 @@ in a library of ~11.5k papers (bench/related.py).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -31,9 +32,8 @@ _GENRE = frozenset(
     "achieve achieves achieving state art significantly significant experiments experimental extensive "
     "effectiveness effective framework problem problems however yet also well first further different various "
     "improve improves improved improvement provide provides present presents introduce introduces study "
-    "studies approach model models learning data many often recent recently key via make makes large"
-    .split()
-)  # fmt: skip
+    "studies approach model models learning data many often recent recently key via make makes large".split()
+)
 STOP = ENGLISH_STOP_WORDS | _GENRE
 
 
@@ -88,7 +88,7 @@ def _pairs(text: str) -> set[str]:
     found = set()
     for clause in _CLAUSE.split(text):
         terms = words(clause)
-        found.update(f"{a} {b}" for a, b in zip(terms, terms[1:]) if a != b)
+        found.update(f"{a} {b}" for a, b in itertools.pairwise(terms) if a != b)
     return found
 
 
@@ -110,8 +110,10 @@ def rank(by_words: dict[str, float], by_meaning: dict[str, float | None]) -> lis
     cosine, each min-max scaled over the candidates (sentence cosines crowd between 0.5 and 0.8, TF-IDF
     cosines between 0 and 0.3: unscaled, the encoder would decide alone)."""
     words_scaled, meaning_scaled = _scaled(by_words), _scaled({k: v for k, v in by_meaning.items() if v is not None})
-    scores = {pid: LEXICAL_WEIGHT * words_scaled.get(pid, 0.0) + (1 - LEXICAL_WEIGHT) * meaning_scaled.get(pid, 0.0)
-              for pid in by_words}  # fmt: skip
+    scores = {
+        pid: LEXICAL_WEIGHT * words_scaled.get(pid, 0.0) + (1 - LEXICAL_WEIGHT) * meaning_scaled.get(pid, 0.0)
+        for pid in by_words
+    }
     return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
 
 

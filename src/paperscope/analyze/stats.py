@@ -43,8 +43,11 @@ def compute(papers: Iterable[Paper]) -> Stats:
         benchmarks.update(set(paper.benchmarks))
         benchmark_papers.update({canonical(b) for b in paper.benchmarks})
         models.update(set(paper.models))
-        claims += [ClaimRow(paper.id, paper.display_title, c.value, c.metric, c.baseline, c.text, c.benchmark, c.direction)
-                   for c in paper.claims if c.benchmark]  # fmt: skip
+        claims += [
+            ClaimRow(paper.id, paper.display_title, c.value, c.metric, c.baseline, c.text, c.benchmark, c.direction)
+            for c in paper.claims
+            if c.benchmark
+        ]
     stats.venues = sorted(venues.items(), key=lambda item: item[0])
     stats.contributions = _most_common(contributions)
     stats.topics = _most_common(topics)

@@ -61,8 +61,7 @@ def candidate_counts(n: int) -> list[int]:
     return sorted({max(2, min(MAX_TOPICS, n - 1, round(middle * f))) for f in COUNT_FACTORS})
 
 
-def cluster(matrix: np.ndarray, texts: list[str], count: int | None = None,
-            progress: Progress | None = None) -> Layout:  # fmt: skip
+def cluster(matrix: np.ndarray, texts: list[str], count: int | None = None, progress: Progress | None = None) -> Layout:
     """Topics and map positions for papers given by their vectors (rows) and texts, in a fixed order."""
     n = len(texts)
     if n < 3:
@@ -90,8 +89,10 @@ def cluster(matrix: np.ndarray, texts: list[str], count: int | None = None,
     keywords = label_phrases(texts, assignment, k)
     step()
     sizes = np.bincount(assignment, minlength=k)
-    topics = [Topic(t, ", ".join(keywords[t][:LABEL_PHRASES]) or f"topic {t + 1}", keywords[t], int(sizes[t]))
-              for t in range(k)]  # fmt: skip
+    topics = [
+        Topic(t, ", ".join(keywords[t][:LABEL_PHRASES]) or f"topic {t + 1}", keywords[t], int(sizes[t]))
+        for t in range(k)
+    ]
     xy = _layout(matrix, progress or (lambda stage, done, total: None))
     return Layout(topics, assignment, xy, silhouettes)
 
@@ -149,8 +150,15 @@ def _layout(matrix: np.ndarray, report: Progress) -> np.ndarray:
     n = len(matrix)
     report("map", 0, TSNE_ITERATIONS)
     if n <= MAP_TSNE_LIMIT:
-        tsne = TSNE(n_components=2, perplexity=min(30.0, (n - 1) / 3), init="pca", random_state=SEED,
-                    metric="cosine", max_iter=TSNE_ITERATIONS, verbose=2)  # fmt: skip
+        tsne = TSNE(
+            n_components=2,
+            perplexity=min(30.0, (n - 1) / 3),
+            init="pca",
+            random_state=SEED,
+            metric="cosine",
+            max_iter=TSNE_ITERATIONS,
+            verbose=2,
+        )
         # scikit-learn reports t-SNE's iterations only by printing them: its lines become progress.
         with contextlib.redirect_stdout(_Iterations(report)):
             xy = tsne.fit_transform(matrix)

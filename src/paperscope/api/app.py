@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi_offline import FastAPIOffline
-from pydantic import BaseModel
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from starlette.routing import Match
+from fastapi_offline import FastAPIOffline
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from paperscope.errors import PaperscopeError
 from paperscope.library import Library, NotFound
@@ -35,10 +35,17 @@ class Error(BaseModel):
 
 
 # Declared on every operation, so the schema tells clients (and schemathesis) what an error looks like.
-ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": Error, "description": text} for code, text in (
-    (400, "A value the library cannot use (an unknown year range, …)"), (401, "The server's token is needed"),
-    (403, "A change without the X-Paperscope header, or from another site"), (404, "No such paper"),
-    (413, "The request body is too large"), (422, "A parameter out of its range or of the wrong type"))}  # fmt: skip
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": Error, "description": text}
+    for code, text in (
+        (400, "A value the library cannot use (an unknown year range, …)"),
+        (401, "The server's token is needed"),
+        (403, "A change without the X-Paperscope header, or from another site"),
+        (404, "No such paper"),
+        (413, "The request body is too large"),
+        (422, "A parameter out of its range or of the wrong type"),
+    )
+}
 
 
 class Shared:
@@ -62,8 +69,9 @@ class Shared:
 MAX_BODY = 256 * 1024
 
 
-def create_app(db: str | Path, token: str | None = None, readers: dict[str, str] | None = None,
-               reader: str = DEFAULT_READER) -> FastAPI:  # fmt: skip
+def create_app(
+    db: str | Path, token: str | None = None, readers: dict[str, str] | None = None, reader: str = DEFAULT_READER
+) -> FastAPI:
     """The app over one library; with `token` or `readers` ({token: name}), changing data needs a
     token (see api/security.py); `reader` is whose tags and notes a request without one sees."""
     from paperscope.api import personal, routes
@@ -71,8 +79,9 @@ def create_app(db: str | Path, token: str | None = None, readers: dict[str, str]
 
     # /docs (Swagger UI) with its script and styles served by this app (a package ships them), not a CDN.
     # No /redoc: its bundle still fetches a logo from its maker's site.
-    app = FastAPIOffline(title="paperscope", summary="Explore a conference's paper list.", version="0.1.0",
-                         redoc_url=None)  # fmt: skip
+    app = FastAPIOffline(
+        title="paperscope", summary="Explore a conference's paper list.", version="0.1.0", redoc_url=None
+    )
     app.state.shared = Shared(db)
     app.state.token = token
     app.state.readers = readers or {}

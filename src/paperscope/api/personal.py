@@ -22,22 +22,41 @@ Writer = Annotated[None, Depends(writer)]
 def mine(personal: Personal, paper_id: str) -> dict[str, Any]:
     """What the reader added to one paper."""
     note = personal.note(paper_id)
-    return {"id": paper_id, "tags": [t for t, _ in personal.tags(paper_id)], "state": personal.state(paper_id),
-            "note": note, "note_html": note_to_html(note) if note else None}  # fmt: skip
+    return {
+        "id": paper_id,
+        "tags": [t for t, _ in personal.tags(paper_id)],
+        "state": personal.state(paper_id),
+        "note": note,
+        "note_html": note_to_html(note) if note else None,
+    }
 
 
-@router.get("/papers/{paper_id}/mine", summary="The reader's tags, reading state and note on a paper",
-            operation_id="getMine")
+@router.get(
+    "/papers/{paper_id}/mine", summary="The reader's tags, reading state and note on a paper", operation_id="getMine"
+)
 def get_mine(request: Request, paper_id: str) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         return mine(Personal(library, reader(request)), library.paper(paper_id).id)
 
 
-@router.post("/papers/{paper_id}/tags", summary="Tag a paper", operation_id="addTag", responses={200: {"links": {
-    "removeTag": {"operationId": "removeTag", "parameters": {"paper_id": "$request.path.paper_id",
-                                                             "tag": "$request.body#/tag"}}}}})  # fmt: skip
-def add_tag(request: Request, paper_id: str, _: Writer,
-            tag: Annotated[str, Body(embed=True, max_length=MAX_TAG, pattern=TAG)]) -> dict[str, Any]:  # fmt: skip
+@router.post(
+    "/papers/{paper_id}/tags",
+    summary="Tag a paper",
+    operation_id="addTag",
+    responses={
+        200: {
+            "links": {
+                "removeTag": {
+                    "operationId": "removeTag",
+                    "parameters": {"paper_id": "$request.path.paper_id", "tag": "$request.body#/tag"},
+                }
+            }
+        }
+    },
+)
+def add_tag(
+    request: Request, paper_id: str, _: Writer, tag: Annotated[str, Body(embed=True, max_length=MAX_TAG, pattern=TAG)]
+) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         personal = Personal(library, reader(request))
         return mine(personal, personal.tag(paper_id, tag).id)
@@ -50,20 +69,28 @@ def remove_tag(request: Request, paper_id: str, tag: Annotated[str, Path(pattern
         return mine(personal, personal.tag(paper_id, tag, on=False).id)
 
 
-@router.put("/papers/{paper_id}/state", summary="Set a paper's reading state (null: off the reading list)",
-            operation_id="setState")
-def set_state(request: Request, paper_id: str, _: Writer,
-              state: Annotated[str | None, Body(embed=True, pattern=f"^({'|'.join(STATES)})$")] = None,
-              ) -> dict[str, Any]:  # fmt: skip
+@router.put(
+    "/papers/{paper_id}/state",
+    summary="Set a paper's reading state (null: off the reading list)",
+    operation_id="setState",
+)
+def set_state(
+    request: Request,
+    paper_id: str,
+    _: Writer,
+    state: Annotated[str | None, Body(embed=True, pattern=f"^({'|'.join(STATES)})$")] = None,
+) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         personal = Personal(library, reader(request))
         return mine(personal, personal.set_state(paper_id, state).id)
 
 
-@router.put("/papers/{paper_id}/note", summary="Write a paper's note (markdown; empty deletes it)",
-            operation_id="setNote")
-def set_note(request: Request, paper_id: str, _: Writer,
-             text: Annotated[str, Body(embed=True, max_length=MAX_NOTE)]) -> dict[str, Any]:  # fmt: skip
+@router.put(
+    "/papers/{paper_id}/note", summary="Write a paper's note (markdown; empty deletes it)", operation_id="setNote"
+)
+def set_note(
+    request: Request, paper_id: str, _: Writer, text: Annotated[str, Body(embed=True, max_length=MAX_NOTE)]
+) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         personal = Personal(library, reader(request))
         return mine(personal, personal.set_note(paper_id, text).id)
@@ -90,33 +117,54 @@ def tags(request: Request) -> dict[str, Any]:
 
 
 @router.get("/list", summary="The reading list, or the papers with a tag")
-def listed(request: Request, tag: Annotated[str | None, Query(max_length=MAX_TAG, pattern=TAG)] = None,
-           state: Annotated[str | None, Query(pattern=f"^({'|'.join(STATES)})$")] = None) -> dict[str, Any]:  # fmt: skip
+def listed(
+    request: Request,
+    tag: Annotated[str | None, Query(max_length=MAX_TAG, pattern=TAG)] = None,
+    state: Annotated[str | None, Query(pattern=f"^({'|'.join(STATES)})$")] = None,
+) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         personal = Personal(library, reader(request))
         return {"papers": [{**paper_summary(p), "state": personal.state(p.id)} for p in personal.listed(tag, state)]}
 
 
-@router.get("/recommend", summary="Papers like those with a tag (or on the reading list), unlike those marked not "
-                                  "relevant, with the reason")
-def recommend(request: Request, tag: Annotated[str | None, Query(max_length=MAX_TAG, pattern=TAG)] = None,
-              limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:  # fmt: skip
+@router.get(
+    "/recommend",
+    summary="Papers like those with a tag (or on the reading list), unlike those marked not relevant, with the reason",
+)
+def recommend(
+    request: Request,
+    tag: Annotated[str | None, Query(max_length=MAX_TAG, pattern=TAG)] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 20,
+) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         found = Personal(library, reader(request)).recommend(tag, limit)
-    return {"tag": tag, "suggestions": [{**paper_summary(s.paper), "score": round(s.score, 4), "because": s.because.id,
-                                          "reason": s.reason} for s in found]}  # fmt: skip
+    return {
+        "tag": tag,
+        "suggestions": [
+            {**paper_summary(s.paper), "score": round(s.score, 4), "because": s.because.id, "reason": s.reason}
+            for s in found
+        ],
+    }
 
 
 @router.get("/searches", summary="The saved searches")
 def searches(request: Request) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
-        return {"searches": [{"name": n, "q": q, "mode": m} for n, q, m in Personal(library, reader(request)).saved_searches()]}
+        return {
+            "searches": [
+                {"name": n, "q": q, "mode": m} for n, q, m in Personal(library, reader(request)).saved_searches()
+            ]
+        }
 
 
 @router.post("/searches", summary="Save a search, for news after later ingests")
-def save_search(request: Request, _: Writer, name: Annotated[str, Body(max_length=100, pattern=r"\S")],
-                q: Annotated[str, Body(max_length=MAX_QUERY_CHARS)],
-                mode: Annotated[str, Body(pattern=f"^({'|'.join(MODES)})$")] = "hybrid") -> dict[str, Any]:  # fmt: skip
+def save_search(
+    request: Request,
+    _: Writer,
+    name: Annotated[str, Body(max_length=100, pattern=r"\S")],
+    q: Annotated[str, Body(max_length=MAX_QUERY_CHARS)],
+    mode: Annotated[str, Body(pattern=f"^({'|'.join(MODES)})$")] = "hybrid",
+) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         Personal(library, reader(request)).save_search(name, q, mode)
     return {"saved": name}

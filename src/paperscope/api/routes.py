@@ -11,10 +11,10 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import StreamingResponse
 
 from paperscope.export import FORMATS
-from paperscope.model import CONTRIBUTIONS
 from paperscope.index.lexical import MAX_QUERY_CHARS, Filters
 from paperscope.library import MAX_LIKE_CHARS, MAX_RESULTS, MODES
 from paperscope.library import ORDERS as SEARCH_ORDERS
+from paperscope.model import CONTRIBUTIONS
 from paperscope.results import benchmark_dict, benchmarks_list, paper_summary, related_paper, search_hit, stats_dict
 
 router = APIRouter(prefix="/api")
@@ -23,29 +23,45 @@ MAX_OFFSET = 10_000_000  # far past any library, well inside SQLite's integers
 MAX_TOPIC = 10_000
 YEARS = r"^\s*\d{4}(\.\.\d{4})?\s*$"
 ORDERS = ("id", "venue", "year", "title")
-MEDIA_TYPES = {"jsonl": "application/x-ndjson", "json": "application/json", "csv": "text/csv",
-               "markdown": "text/markdown", "bibtex": "application/x-bibtex", "ris": "application/x-research-info-systems",
-               "csl-json": "application/vnd.citationstyles.csl+json"}  # fmt: skip
+MEDIA_TYPES = {
+    "jsonl": "application/x-ndjson",
+    "json": "application/json",
+    "csv": "text/csv",
+    "markdown": "text/markdown",
+    "bibtex": "application/x-bibtex",
+    "ris": "application/x-research-info-systems",
+    "csl-json": "application/vnd.citationstyles.csl+json",
+}
 EXTENSIONS = {"markdown": "md", "bibtex": "bib", "csl-json": "csl.json"}
 # Where a listing's paper ids lead (OpenAPI links: schemathesis follows them in its stateful phase).
 PAPER_OPERATIONS = ("getPaper", "getRelated", "getMine", "addTag", "setState", "setNote")
 
 
 def links_to_papers(pointer: str) -> dict[int | str, dict[str, Any]]:
-    """A 200 response whose body has a paper id at the JSON pointer `pointer`, linked to the operations on that paper."""
-    return {200: {"links": {name: {"operationId": name, "parameters": {"paper_id": f"$response.body#{pointer}"}}
-                            for name in PAPER_OPERATIONS}}}  # fmt: skip
+    """A 200 response whose body has a paper id at the JSON pointer `pointer`, linked to the operations on
+    that paper."""
+    return {
+        200: {
+            "links": {
+                name: {"operationId": name, "parameters": {"paper_id": f"$response.body#{pointer}"}}
+                for name in PAPER_OPERATIONS
+            }
+        }
+    }
 
 
 def filters(
     venue: Annotated[str | None, Query(max_length=200, description="Only this venue.")] = None,
-    year: Annotated[str | None, Query(max_length=20, pattern=YEARS, description="A year or a range, 2024..2026.")]
-    = None,
-    contribution: Annotated[str | None, Query(pattern=f"^({'|'.join(CONTRIBUTIONS)})?$", description="method, "
-                                              "benchmark, …")] = None,
+    year: Annotated[
+        str | None, Query(max_length=20, pattern=YEARS, description="A year or a range, 2024..2026.")
+    ] = None,
+    contribution: Annotated[
+        str | None, Query(pattern=f"^({'|'.join(CONTRIBUTIONS)})?$", description="method, benchmark, …")
+    ] = None,
     has_code: Annotated[bool | None, Query(description="Only papers with (true) or without (false) code.")] = None,
-    topic: Annotated[int | None, Query(ge=0, le=MAX_TOPIC, description="Only this topic (an id from /api/topics).")]
-    = None,
+    topic: Annotated[
+        int | None, Query(ge=0, le=MAX_TOPIC, description="Only this topic (an id from /api/topics).")
+    ] = None,
 ) -> Filters:
     return Filters.parse(venue, year, contribution, has_code, topic)
 
@@ -53,8 +69,11 @@ def filters(
 FiltersParam = Annotated[Filters, Depends(filters)]
 
 
-@router.get("/papers", summary="All papers, paged and sorted, with the search filters",
-            responses=links_to_papers("/papers/0/id"))
+@router.get(
+    "/papers",
+    summary="All papers, paged and sorted, with the search filters",
+    responses=links_to_papers("/papers/0/id"),
+)
 def list_papers(
     request: Request,
     chosen: FiltersParam,
@@ -74,15 +93,19 @@ def get_paper(request: Request, paper_id: str) -> dict[str, Any]:
         return library.paper(paper_id).to_dict()
 
 
-@router.get("/papers/{paper_id}/related", summary="The papers most like this one, with the reason",
-            operation_id="getRelated")
+@router.get(
+    "/papers/{paper_id}/related", summary="The papers most like this one, with the reason", operation_id="getRelated"
+)
 def related(request: Request, paper_id: str, limit: Annotated[int, Query(ge=1, le=50)] = 10) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         return {"id": paper_id, "related": [related_paper(r) for r in library.related(paper_id, limit)]}
 
 
-@router.get("/search", summary="Search by words and meaning (hybrid), or one of them",
-            responses=links_to_papers("/results/0/id"))
+@router.get(
+    "/search",
+    summary="Search by words and meaning (hybrid), or one of them",
+    responses=links_to_papers("/results/0/id"),
+)
 def search(
     request: Request,
     chosen: FiltersParam,
@@ -90,17 +113,31 @@ def search(
     mode: Annotated[str, Query(pattern=f"^({'|'.join(MODES)})$")] = "hybrid",
     limit: Annotated[int, Query(ge=1, le=MAX_RESULTS)] = 10,
     offset: Annotated[int, Query(ge=0, le=MAX_RESULTS, description="Skip this many results (a later page).")] = 0,
-    order: Annotated[str, Query(pattern=f"^({'|'.join(SEARCH_ORDERS)})$",
-                                description="relevance, year (newest first), venue or name.")] = "relevance",
-    facets: Annotated[bool, Query(description="Also count the whole result set per venue, year, contribution, "
-                                                "code, topic (without the filters chosen).")]
-    = False,
-) -> dict[str, Any]:  # fmt: skip
+    order: Annotated[
+        str,
+        Query(pattern=f"^({'|'.join(SEARCH_ORDERS)})$", description="relevance, year (newest first), venue or name."),
+    ] = "relevance",
+    facets: Annotated[
+        bool,
+        Query(
+            description="Also count the whole result set per venue, year, contribution, "
+            "code, topic (without the filters chosen)."
+        ),
+    ] = False,
+) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         found = library.search_page(q, limit, offset, chosen, mode, order)
         searched_as = library.searched_as(q, mode)
-    answer = {"query": q, "mode": mode, "searched_as": searched_as, "order": order, "total": found.total,
-              "offset": offset, "limit": limit, "results": [search_hit(h, q) for h in found.hits]}  # fmt: skip
+    answer = {
+        "query": q,
+        "mode": mode,
+        "searched_as": searched_as,
+        "order": order,
+        "total": found.total,
+        "offset": offset,
+        "limit": limit,
+        "results": [search_hit(h, q) for h in found.hits],
+    }
     if facets:
         answer["facets"] = {key: [{"value": v, "papers": n} for v, n in rows] for key, rows in found.facets.items()}
     return answer
@@ -131,8 +168,11 @@ def benchmarks(request: Request) -> dict[str, Any]:
         return benchmarks_list(library.stats())
 
 
-@router.get("/benchmarks/{name}", summary="One benchmark, however written: variants and the claims on it, each "
-            "with its sentence; 404 names close benchmarks when none matches")  # fmt: skip
+@router.get(
+    "/benchmarks/{name}",
+    summary="One benchmark, however written: variants and the claims on it, each "
+    "with its sentence; 404 names close benchmarks when none matches",
+)
 def benchmark(request: Request, name: Annotated[str, Path(max_length=200)]) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         return benchmark_dict(library.benchmark(name))
@@ -148,13 +188,19 @@ def topics(request: Request) -> dict[str, Any]:
 def map_points(request: Request, chosen: FiltersParam) -> dict[str, Any]:
     with request.app.state.shared.use() as library:
         points = library.map_points(chosen)
-    return {"points": [{"id": i, "display_title": t, "topic": c, "x": round(x, 4), "y": round(y, 4)}
-                       for i, t, c, x, y in points]}  # fmt: skip
+    return {
+        "points": [
+            {"id": i, "display_title": t, "topic": c, "x": round(x, 4), "y": round(y, 4)} for i, t, c, x, y in points
+        ]
+    }
 
 
-@router.get("/export", summary="Export papers (all, or the ids given) in one of the export formats",
-            response_class=StreamingResponse,
-            responses={200: {"content": {media: {"schema": {}} for media in MEDIA_TYPES.values()}}})
+@router.get(
+    "/export",
+    summary="Export papers (all, or the ids given) in one of the export formats",
+    response_class=StreamingResponse,
+    responses={200: {"content": {media: {"schema": {}} for media in MEDIA_TYPES.values()}}},
+)
 def export(
     request: Request,
     format: Annotated[str, Query(pattern=f"^({'|'.join(FORMATS)})$")] = "jsonl",
@@ -172,5 +218,6 @@ def export(
             yield from iter(lambda: spool.read(2**16), "")
 
     name = f"papers.{EXTENSIONS.get(format, format)}"
-    return StreamingResponse(chunks(), media_type=MEDIA_TYPES[format],
-                             headers={"Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip
+    return StreamingResponse(
+        chunks(), media_type=MEDIA_TYPES[format], headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )

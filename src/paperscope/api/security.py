@@ -31,7 +31,9 @@ def parse_readers(text: str) -> dict[str, str]:
     for item in filter(None, (part.strip() for part in text.split(","))):
         name, _, token = item.partition("=")
         if not name.strip() or len(token.strip()) < 8:
-            raise PaperscopeError(f"PAPERSCOPE_TOKENS takes name=token pairs (tokens of 8 characters or more), not {item!r}")
+            raise PaperscopeError(
+                f"PAPERSCOPE_TOKENS takes name=token pairs (tokens of 8 characters or more), not {item!r}"
+            )
         readers[token.strip()] = name.strip()
     return readers
 

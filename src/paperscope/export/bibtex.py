@@ -18,12 +18,18 @@ from paperscope.normalize.names import Name
 
 
 def name(person: Name) -> str:
-    """"von Last, Jr, First", each part braced where BibTeX would split it (a comma, an "and");
+    """ "von Last, Jr, First", each part braced where BibTeX would split it (a comma, an "and");
     an organisation braced whole."""
     if person.literal:
         return "{" + latex(person.family) + "}"
-    parts = [person.full_family(), person.suffix, person.given] if person.suffix else [person.full_family(), person.given]
-    return ", ".join(_protected(latex(p)) for p in parts if p) if person.given or person.suffix else _protected(latex(person.family))
+    parts = (
+        [person.full_family(), person.suffix, person.given] if person.suffix else [person.full_family(), person.given]
+    )
+    return (
+        ", ".join(_protected(latex(p)) for p in parts if p)
+        if person.given or person.suffix
+        else _protected(latex(person.family))
+    )
 
 
 def _protected(part: str) -> str:

@@ -47,7 +47,9 @@ def placeholder(paper: Paper) -> bool:
     """A list's stand-in for a withdrawn paper (titled "Withdrawn", or with neither title nor abstract):
     not a paper to cite."""
     title = paper.title or ""
-    return bool(_PLACEHOLDER.match(title)) or (not title and (not paper.abstract or bool(_PLACEHOLDER.match(paper.abstract))))
+    return bool(_PLACEHOLDER.match(title)) or (
+        not title and (not paper.abstract or bool(_PLACEHOLDER.match(paper.abstract)))
+    )
 
 
 def accepted(paper: Paper) -> bool:
@@ -85,17 +87,29 @@ def reference(paper: Paper, key: str) -> Reference:
     doi, arxiv = identities(paper)
     url = main_url(paper)
     ref = Reference(
-        key=key, type=CONFERENCE, title=title, authors=[parse_name(a) for a in paper.authors], container=None,
-        year=paper.year, abstract=paper.abstract, doi=doi, arxiv=arxiv, url=url,
-        code=[c for c in paper.urls.code if c != url], notes=[title_note] if title_note else [],
-        keywords=paper.keywords, paper_id=paper.id,
-    )  # fmt: skip
+        key=key,
+        type=CONFERENCE,
+        title=title,
+        authors=[parse_name(a) for a in paper.authors],
+        container=None,
+        year=paper.year,
+        abstract=paper.abstract,
+        doi=doi,
+        arxiv=arxiv,
+        url=url,
+        code=[c for c in paper.urls.code if c != url],
+        notes=[title_note] if title_note else [],
+        keywords=paper.keywords,
+        paper_id=paper.id,
+    )
     venue = paper.venue if paper.venue and paper.venue.casefold() != "arxiv" else None
     status = paper.status or ""
     if not accepted(paper):
         ref.type = MANUSCRIPT
         where = f"{venue} {paper.year or ''}".strip() if venue else "a venue"
-        verdict = "withdrawn" if _WITHDRAWN.search(status) else "rejected" if _REJECTED.search(status) else "under review"
+        verdict = (
+            "withdrawn" if _WITHDRAWN.search(status) else "rejected" if _REJECTED.search(status) else "under review"
+        )
         ref.notes.append(f"Submitted to {where}; {verdict}.")
     elif paper.kind and (paper.kind != CONFERENCE or not venue):  # a conference paper whose volume is unknown too
         ref.type, ref.container = paper.kind, venue
@@ -116,4 +130,3 @@ def _workshop(paper: Paper, venue: str) -> str | None:
                 return f"{venue} {paper.year or ''} Workshop Track".replace("  ", " ")
             return label
     return None
-

@@ -16,8 +16,12 @@ from paperscope.normalize.names import Name
 def name(person: Name) -> dict[str, str]:
     if person.literal:
         return {"literal": person.family}
-    parts = {"family": person.family, "given": person.given, "non-dropping-particle": person.particle,
-             "suffix": person.suffix}  # fmt: skip
+    parts = {
+        "family": person.family,
+        "given": person.given,
+        "non-dropping-particle": person.particle,
+        "suffix": person.suffix,
+    }
     return {k: v for k, v in parts.items() if v}
 
 
@@ -33,7 +37,9 @@ def item(ref: Reference) -> dict[str, Any]:
         "DOI": ref.doi,
         "URL": ref.url,
         "number": f"arXiv:{ref.arxiv}" if ref.arxiv else None,
-        "note": " ".join([*(to_unicode(n) for n in ref.notes), *(["Code: " + ", ".join(ref.code)] if ref.code else [])]),
+        "note": " ".join(
+            [*(to_unicode(n) for n in ref.notes), *(["Code: " + ", ".join(ref.code)] if ref.code else [])]
+        ),
         "keyword": ", ".join(ref.keywords),
     }
     return {k: v for k, v in fields.items() if v}
@@ -41,6 +47,8 @@ def item(ref: Reference) -> dict[str, Any]:
 
 def write(papers: Iterable[Paper], out: TextIO, keys: Mapping[str, str]) -> None:
     out.write("[")
-    out.writelines(("," if i else "") + "\n" + orjson.dumps(item(reference(paper, keys[paper.id]))).decode()
-                   for i, paper in enumerate(papers))  # fmt: skip
+    out.writelines(
+        ("," if i else "") + "\n" + orjson.dumps(item(reference(paper, keys[paper.id]))).decode()
+        for i, paper in enumerate(papers)
+    )
     out.write("\n]\n")

@@ -8,19 +8,52 @@ from typing import TextIO
 
 from paperscope.model import Paper
 
-COLUMNS = ["id", "display_title", "title", "name", "name_expansion", "venue", "year", "status", "authors",
-           "abstract", "code", "other_urls", "pdf", "site", "models", "benchmarks", "contribution",
-           "keywords", "sources"]  # fmt: skip
+COLUMNS = [
+    "id",
+    "display_title",
+    "title",
+    "name",
+    "name_expansion",
+    "venue",
+    "year",
+    "status",
+    "authors",
+    "abstract",
+    "code",
+    "other_urls",
+    "pdf",
+    "site",
+    "models",
+    "benchmarks",
+    "contribution",
+    "keywords",
+    "sources",
+]
 
 
 def row(paper: Paper) -> list[str | int | None]:
     join = "; ".join
     return [
-        paper.id, paper.display_title, paper.title, paper.name, paper.name_expansion, paper.venue, paper.year,
-        paper.status, join(paper.authors), paper.abstract, join(paper.urls.code), join(paper.urls.other),
-        paper.urls.pdf, paper.urls.site, join(paper.models), join(paper.benchmarks), paper.contribution,
-        join(paper.keywords), join(f"{s.path}:{s.line}" for s in paper.sources),
-    ]  # fmt: skip
+        paper.id,
+        paper.display_title,
+        paper.title,
+        paper.name,
+        paper.name_expansion,
+        paper.venue,
+        paper.year,
+        paper.status,
+        join(paper.authors),
+        paper.abstract,
+        join(paper.urls.code),
+        join(paper.urls.other),
+        paper.urls.pdf,
+        paper.urls.site,
+        join(paper.models),
+        join(paper.benchmarks),
+        paper.contribution,
+        join(paper.keywords),
+        join(f"{s.path}:{s.line}" for s in paper.sources),
+    ]
 
 
 def write(papers: Iterable[Paper], out: TextIO) -> None:

@@ -15,16 +15,60 @@ from paperscope.normalize.math import MATH, formula
 
 # Characters pandoc, biber, BibTeX and citation-js all read back the same way, before pylatexenc's
 # text-mode macros ({\textendash}, {\texttimes}), which pandoc drops.
-_OVERRIDES = {"–": "--", "—": "---", "‘": "`", "’": "'", "“": "``", "”": "''", "…": "...", "\u00a0": "~",
-              "×": r"$\times$", "±": r"$\pm$", "≤": r"$\leq$", "≥": r"$\geq$", "≈": r"$\approx$", "→": r"$\to$",
-              "∞": r"$\infty$", "°": r"$^\circ$", "·": r"$\cdot$", "−": "-", "≠": r"$\neq$"}  # fmt: skip
-_SPECIALS = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "%": r"\%", "&": r"\&", "#": r"\#", "_": r"\_",
-             "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}  # fmt: skip
-_ENCODER = UnicodeToLatexEncoder(unknown_char_policy="keep", non_ascii_only=True, replacement_latex_protection="braces-all")
+_OVERRIDES = {
+    "–": "--",
+    "—": "---",
+    "‘": "`",
+    "’": "'",
+    "“": "``",
+    "”": "''",
+    "…": "...",
+    "\u00a0": "~",
+    "×": r"$\times$",
+    "±": r"$\pm$",
+    "≤": r"$\leq$",
+    "≥": r"$\geq$",
+    "≈": r"$\approx$",
+    "→": r"$\to$",
+    "∞": r"$\infty$",
+    "°": r"$^\circ$",
+    "·": r"$\cdot$",
+    "−": "-",
+    "≠": r"$\neq$",
+}
+_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "%": r"\%",
+    "&": r"\&",
+    "#": r"\#",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+_ENCODER = UnicodeToLatexEncoder(
+    unknown_char_policy="keep", non_ascii_only=True, replacement_latex_protection="braces-all"
+)
 _SCRIPT = re.compile(r"([_^])([A-Za-z0-9])")  # x^2 → x^{2}: citation-js reads "^2)" as a superscript "2)"
-_ACCENTS = {"\u0300": "\\`", "\u0301": "\\'", "\u0302": "\\^", "\u0303": "\\~", "\u0304": "\\=", "\u0306": "\\u",
-            "\u0307": "\\.", "\u0308": '\\"', "\u030a": "\\r", "\u030b": "\\H", "\u030c": "\\v", "\u0323": "\\d",
-            "\u0327": "\\c", "\u0328": "\\k", "\u0331": "\\b"}  # fmt: skip
+_ACCENTS = {
+    "\u0300": "\\`",
+    "\u0301": "\\'",
+    "\u0302": "\\^",
+    "\u0303": "\\~",
+    "\u0304": "\\=",
+    "\u0306": "\\u",
+    "\u0307": "\\.",
+    "\u0308": '\\"',
+    "\u030a": "\\r",
+    "\u030b": "\\H",
+    "\u030c": "\\v",
+    "\u0323": "\\d",
+    "\u0327": "\\c",
+    "\u0328": "\\k",
+    "\u0331": "\\b",
+}
 _CLUSTER = re.compile(r".[\u0300-\u036f]*", re.DOTALL)
 _ENSUREMATH = re.compile(r"\\ensuremath\{([^{}]*)\}")
 

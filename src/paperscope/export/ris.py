@@ -13,9 +13,20 @@ from paperscope.normalize.math import to_unicode
 from paperscope.normalize.names import Name
 
 # CSL type → RIS reference type (the pairs Zotero's RIS translator maps both ways)
-TYPES = {"paper-conference": "CPAPER", "article-journal": "JOUR", "article": "UNPB", "manuscript": "UNPB",
-         "book": "BOOK", "chapter": "CHAP", "thesis": "THES", "report": "RPRT", "webpage": "ELEC",
-         "article-newspaper": "NEWS", "article-magazine": "MGZN", "pamphlet": "PAMP"}  # fmt: skip
+TYPES = {
+    "paper-conference": "CPAPER",
+    "article-journal": "JOUR",
+    "article": "UNPB",
+    "manuscript": "UNPB",
+    "book": "BOOK",
+    "chapter": "CHAP",
+    "thesis": "THES",
+    "report": "RPRT",
+    "webpage": "ELEC",
+    "article-newspaper": "NEWS",
+    "article-magazine": "MGZN",
+    "pamphlet": "PAMP",
+}
 
 
 class _Writer(rispy.RisWriter):
@@ -26,7 +37,7 @@ class _Writer(rispy.RisWriter):
 
 
 def name(person: Name) -> str:
-    """"Family, Given, Suffix": the form RIS readers split into the parts of a name (an organisation whole)."""
+    """ "Family, Given, Suffix": the form RIS readers split into the parts of a name (an organisation whole)."""
     return ", ".join(p for p in (person.full_family(), person.given, person.suffix) if p)
 
 

@@ -19,22 +19,30 @@ from paperscope.model import Claim
 
 _DIGIT = re.compile(r"\d")
 _NUMBER = r"[+\-−]?\d+(?:,\d{3})*(?:\.\d+)?"
-_UNIT = (r"(?:\s?%|\s?×(?![\s\d-]*\d)(?!-)|x(?![\w-])|\s?(?:percentage points?|pp|points?|pts|FPS)\b|"
-         r"\s[A-Z][\w@-]*\s(?:points|pts)\b|-fold\b|\s?times\b)")
+_UNIT = (
+    r"(?:\s?%|\s?×(?![\s\d-]*\d)(?!-)|x(?![\w-])|\s?(?:percentage points?|pp|points?|pts|FPS)\b|"
+    r"\s[A-Z][\w@-]*\s(?:points|pts)\b|-fold\b|\s?times\b)"
+)
 _RANGE = r"\s?(?:–|—|-|∼|~|to)\s?"
 _VALUE = re.compile(rf"(?<![\w.$^{{-])(?:[<>≤≥]\s?)?(?:{_NUMBER}{_UNIT}?{_RANGE})?{_NUMBER}{_UNIT}(?:\+)?")
 # Metric heads, with the modifiers papers put before them ("average reasoning accuracy", "top-1 error").
-_METRICS = (r"accuracy|win rate|F1|BLEU|METEOR|CIDEr|ROUGE(?:-\w+)?|mAP|AP|AUC|AUROC|PSNR|SSIM|FID|EM|exact match|"
-            r"returns?|score|success rate|[Pp]ass@\d+|perplexity|WER|CER|mIoU|IoU|NDCG(?:@\d+)?|MRR|Hits@\d+|"
-            r"recall(?:@\d+)?|precision(?:@\d+)?|speedups?|solve rate|error rate|error|reward|Elo|throughput|"
-            r"latency|runtime|wall-clock time|inference time|training time|FLOPs|memory(?: usage| footprint)?|"
-            r"(?:computation|computational|storage|communication|training|inference) costs?|correlation")  # fmt: skip
-_MODIFIER = (r"(?:(?:average|mean|overall|absolute|relative|zero-shot|few-shot|one-shot|top-\d|macro|micro|Macro|"
-             r"Micro|weighted|end-to-end|reasoning|classification|predictive|generation|retrieval|detection|"
-             r"segmentation|test|validation|task|word|character)\s+)*")  # fmt: skip
+_METRICS = (
+    r"accuracy|win rate|F1|BLEU|METEOR|CIDEr|ROUGE(?:-\w+)?|mAP|AP|AUC|AUROC|PSNR|SSIM|FID|EM|exact match|"
+    r"returns?|score|success rate|[Pp]ass@\d+|perplexity|WER|CER|mIoU|IoU|NDCG(?:@\d+)?|MRR|Hits@\d+|"
+    r"recall(?:@\d+)?|precision(?:@\d+)?|speedups?|solve rate|error rate|error|reward|Elo|throughput|"
+    r"latency|runtime|wall-clock time|inference time|training time|FLOPs|memory(?: usage| footprint)?|"
+    r"(?:computation|computational|storage|communication|training|inference) costs?|correlation"
+)
+_MODIFIER = (
+    r"(?:(?:average|mean|overall|absolute|relative|zero-shot|few-shot|one-shot|top-\d|macro|micro|Macro|"
+    r"Micro|weighted|end-to-end|reasoning|classification|predictive|generation|retrieval|detection|"
+    r"segmentation|test|validation|task|word|character)\s+)*"
+)
 _ALL_MODIFIERS = re.compile(_MODIFIER, re.IGNORECASE)
 _METRIC = re.compile(rf"\b{_MODIFIER}(?:{_METRICS})(?:\s+scores?)?(?![\w@])", re.IGNORECASE)
-_SCORE = r"[+\-−]?(?:\d{2,}(?:,\d{3})*(?:\.\d+)?|\d\.\d+)"  # a bare result has two digits at least: "achieves 1" is not one
+_SCORE = (
+    r"[+\-−]?(?:\d{2,}(?:,\d{3})*(?:\.\d+)?|\d\.\d+)"  # a bare result has two digits at least: "achieves 1" is not one
+)
 _BARE = re.compile(
     rf"(?:\b(?:reach(?:es|ing)?|achiev(?:es|ing)|obtain(?:s|ing)?|attain(?:s|ing)?|scor(?:es|ing)|exceeding|"
     rf"surpassing|by)\s+(?:an?\s+)?(?:average\s+)?(?:of\s+)?)(?P<value>{_SCORE})(?![\w%×]|\.\d|\s?(?:{_UNIT}|[BMK]\b|"
@@ -42,36 +50,49 @@ _BARE = re.compile(
     rf"parameters|hours|days|steps|tokens|times))"
 )
 # Numbers before a metric, alone or coordinated: "70.9 perplexity", "7.2 and 5.0 BLEU".
-_BEFORE_METRIC = re.compile(
-    rf"(?<![\w.$-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})*)\s+(?:{_METRICS})\b"
-)
+_BEFORE_METRIC = re.compile(rf"(?<![\w.$-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})*)\s+(?:{_METRICS})\b")
 _ONE_NUMBER = re.compile(_NUMBER)
 # Magnitudes in words: "over an order of magnitude", "hundreds of times", "more than a factor of three".
 _MORE_OF = re.compile(r"\s+(?:more|less|fewer|larger|smaller)\s+(?:data|parameters|samples|examples|tokens|compute)")
-_WORDED = re.compile(r"\b(?:(?:over|more than|nearly|almost|about|up to|roughly)\s+)?(?:(?:an?|one|two|three|several)\s+)?"
-                     r"(?:orders? of magnitude|(?:tens|hundreds|thousands) of times|factor of (?:two|three|four|five|ten|"
-                     r"\d+(?:\.\d+)?))\b")  # fmt: skip
+_WORDED = re.compile(
+    r"\b(?:(?:over|more than|nearly|almost|about|up to|roughly)\s+)?(?:(?:an?|one|two|three|several)\s+)?"
+    r"(?:orders? of magnitude|(?:tens|hundreds|thousands) of times|factor of (?:two|three|four|five|ten|"
+    r"\d+(?:\.\d+)?))\b"
+)
 _FROM_TO = re.compile(rf"\bfrom\s+(?P<old>{_NUMBER}%?)(?:\s*\([^)]*\))?\s+to\s+(?P<new>{_NUMBER}%?)")
-_SETUP_AFTER = re.compile(r"^\s?(?:of|in)?\s*(?:the\s+)?(?:parameters|data|training|tokens|samples|examples|"
-                          r"tasks|languages|GPU|memory|layers|size|inputs?)\b", re.IGNORECASE)  # fmt: skip
+_SETUP_AFTER = re.compile(
+    r"^\s?(?:of|in)?\s*(?:the\s+)?(?:parameters|data|training|tokens|samples|examples|"
+    r"tasks|languages|GPU|memory|layers|size|inputs?)\b",
+    re.IGNORECASE,
+)
 # Numbers sharing a word unit: "gains of 12.10, 6.51, and 2.85 percentage points" (each value gets the unit).
 _SHARED_UNIT = re.compile(
     rf"(?<![\w.$-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})+)\s+(?P<unit>percentage points|points|pp)\b"
 )
 # What the comparison is against, not a result: "72.7% on Kinetics compared to 72.0% and 65.6% with …".
-_AGAINST = re.compile(r"(?:compared (?:to|with)|vs\.?|versus|(?<!more )(?<!less )(?<!fewer )(?<!greater )than)\s+"
-                      r"(?:the\s+)?$")
+_AGAINST = re.compile(
+    r"(?:compared (?:to|with)|vs\.?|versus|(?<!more )(?<!less )(?<!fewer )(?<!greater )than)\s+"
+    r"(?:the\s+)?$"
+)
 # The metric a verb acts on ("reducing the mean Chamfer distance by 79.9%"), what a gain is of ("relative
 # improvements of 15.66%"), and a comparative after the value ("5.3× faster", "3x faster generation efficiency").
-_BY = (r"(?:\s*\([^)]{1,20}\))?\s+(?:by\s+(?:up to\s+|about\s+|around\s+|over\s+|more than\s+|nearly\s+|only\s+|"
-       r"(?:an?\s+)?average\s+of\s+)?|from\s+)$")
+_BY = (
+    r"(?:\s*\([^)]{1,20}\))?\s+(?:by\s+(?:up to\s+|about\s+|around\s+|over\s+|more than\s+|nearly\s+|only\s+|"
+    r"(?:an?\s+)?average\s+of\s+)?|from\s+)$"
+)
 _BY_END = re.compile(r"\bby\s+(?:up to\s+|about\s+|around\s+|over\s+|more than\s+|nearly\s+|only\s+)?$")
-_VERB_OBJECT = re.compile(r"\b(?:improv|reduc|boost|increas|lower|decreas|cut|rais|enhanc|shorten|accelerat)\w*\s+"
-                          rf"(?:the\s+|its\s+|their\s+|our\s+)?(?P<np>[\w@#.-]+(?:\s+[\w@#.-]+){{0,5}}?){_BY}")  # fmt: skip
-_GAIN_OF = re.compile(r"(?P<np>(?:[\w-]+\s+){0,3}?)(?:improvements?|gains?|reductions?|increases?|drops?|"
-                      r"downgrades?|degradations?)\s+of\s+(?:up to\s+|about\s+|around\s+|only\s+)?$")  # fmt: skip
-_COMPARATIVE = re.compile(r"^\s*(?P<m>(?:faster|slower|smaller|larger|fewer|cheaper)(?:\s+(?!than\b|compared\b|"
-                          r"during\b|on\b|in\b|with\b|at\b|for\b|and\b)[a-z][\w-]*){0,2})")  # fmt: skip
+_VERB_OBJECT = re.compile(
+    r"\b(?:improv|reduc|boost|increas|lower|decreas|cut|rais|enhanc|shorten|accelerat)\w*\s+"
+    rf"(?:the\s+|its\s+|their\s+|our\s+)?(?P<np>[\w@#.-]+(?:\s+[\w@#.-]+){{0,5}}?){_BY}"
+)
+_GAIN_OF = re.compile(
+    r"(?P<np>(?:[\w-]+\s+){0,3}?)(?:improvements?|gains?|reductions?|increases?|drops?|"
+    r"downgrades?|degradations?)\s+of\s+(?:up to\s+|about\s+|around\s+|only\s+)?$"
+)
+_COMPARATIVE = re.compile(
+    r"^\s*(?P<m>(?:faster|slower|smaller|larger|fewer|cheaper)(?:\s+(?!than\b|compared\b|"
+    r"during\b|on\b|in\b|with\b|at\b|for\b|and\b)[a-z][\w-]*){0,2})"
+)
 _OF_THE = re.compile(r"^\s*(?:of\s+(?:the\s+)?)?")
 _NP_STOP = re.compile(r"\s(?:of|in|on|for|across|with|over|compared|relative|when|while)\s.*$")
 _AND_VERB = re.compile(r",?\s(?:and|while|whereas)\s+(?:it\s+|also\s+|further\s+)?[a-z]+(?:s|ed|ing)\s")
@@ -81,19 +102,29 @@ _CONJUNCTION = re.compile(r",|\s(?:and|or|while|whereas)\s")
 _ONLY_CONJUNCTIONS = re.compile(r"^(?:\s*(?:,|and|or)\s*)+$")
 # A baseline is the noun phrase after a comparing word; it ends before punctuation and before the
 # words that start what the sentence says next ("by 32.6%", "on ImageNet", "and 8.80% over …").
-_COMPARE_AFTER = re.compile(r"\b(?:over|than|compared (?:to|with)|relative to|vs\.?|versus|outperform(?:s|ing|ed)?|"
-                            r"surpass(?:es|ing|ed)?|beat(?:s|ing)?|exceed(?:s|ing|ed)?)\s+")  # fmt: skip
-_NP_END = re.compile(r"[,;:()\[\]]|\.(?!\d)|\s(?:by|on|in|at|across|with|while|when|for|under|using|without|that|which|who|"
-                     r"respectively|achiev\w*|reach\w*|(?:and|or)\s+(?:achiev|reach|improv|reduc|obtain|outperform|more|less|"
-                     r"better|worse|higher|lower)\w*)\b|"
-                     r"(?<!\bof)\s(?:and\s+)?(?:up to\s+|about\s+|nearly\s+|over\s+|more than\s+)?[+\-−]?\d")  # fmt: skip
+_COMPARE_AFTER = re.compile(
+    r"\b(?:over|than|compared (?:to|with)|relative to|vs\.?|versus|outperform(?:s|ing|ed)?|"
+    r"surpass(?:es|ing|ed)?|beat(?:s|ing)?|exceed(?:s|ing|ed)?)\s+"
+)
+_NP_END = re.compile(
+    r"[,;:()\[\]]|\.(?!\d)|\s(?:by|on|in|at|across|with|while|when|for|under|using|without|that|which|who|"
+    r"respectively|achiev\w*|reach\w*|(?:and|or)\s+(?:achiev|reach|improv|reduc|obtain|outperform|more|less|"
+    r"better|worse|higher|lower)\w*)\b|"
+    r"(?<!\bof)\s(?:and\s+)?(?:up to\s+|about\s+|nearly\s+|over\s+|more than\s+)?[+\-−]?\d"
+)
 _ARTICLE_ONLY = re.compile(r"^(?:the|a|an|all|both|its|their|our)?$", re.IGNORECASE)
 # "870 on HopperStand": a coined name after the value names where it was measured.
 _ON_NAME = re.compile(r"^\s*(?:\S+\s+){0,3}?on\s+(?:the\s+)?(?P<name>[A-Z][a-z0-9]*[A-Z0-9][\w.+-]*[\w+])")
-_REDUCES = re.compile(r"\b(?:reduc\w*|lower\w*|decreas\w*|cuts?|cutting|fewer|less|drops?|dropp\w*|sav\w*|"
-                      r"shrink\w*|smaller|downgrade\w*|degrad\w*)\b|reduction", re.IGNORECASE)  # fmt: skip
-_IMPROVES = re.compile(r"\b(?:improv\w*|increas\w*|gains?|boost\w*|outperform\w*|higher|better|faster|speedups?|"
-                       r"surpass\w*|exceed\w*|rais\w*|enhanc\w*|accelerat\w*|advanc\w*)\b", re.IGNORECASE)  # fmt: skip
+_REDUCES = re.compile(
+    r"\b(?:reduc\w*|lower\w*|decreas\w*|cuts?|cutting|fewer|less|drops?|dropp\w*|sav\w*|"
+    r"shrink\w*|smaller|downgrade\w*|degrad\w*)\b|reduction",
+    re.IGNORECASE,
+)
+_IMPROVES = re.compile(
+    r"\b(?:improv\w*|increas\w*|gains?|boost\w*|outperform\w*|higher|better|faster|speedups?|"
+    r"surpass\w*|exceed\w*|rais\w*|enhanc\w*|accelerat\w*|advanc\w*)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -140,8 +171,11 @@ def _sentence_claims(sentence: str, named: list[str]) -> list[Claim]:
 def _elided(claim: Claim, previous: Claim, bare: bool) -> Claim:
     """What a coordinated value leaves unsaid is its neighbour's: the direction ("improving A by 8% and B by
     3%"), and when nothing stands before it the metric too ("9.58% speedup over EAGLE-3 and 8.80% over ViSpec")."""
-    return replace(claim, metric=claim.metric or (previous.metric if bare else None),
-                   direction=claim.direction or previous.direction)  # fmt: skip
+    return replace(
+        claim,
+        metric=claim.metric or (previous.metric if bare else None),
+        direction=claim.direction or previous.direction,
+    )
 
 
 def _values(sentence: str) -> list[_Value]:
@@ -269,7 +303,7 @@ def _metric(value: str, after: str, before: str) -> str | None:
 
 
 def _tidy(metric: str) -> str:
-    """"Macro F1 score" is Macro F1; "score" alone stays."""
+    """ "Macro F1 score" is Macro F1; "score" alone stays."""
     bare = re.sub(r"\s+scores?$", "", metric)
     return metric if _ALL_MODIFIERS.fullmatch(bare + " ") else bare  # "average score" stays
 
@@ -300,8 +334,11 @@ def _on_name(after: str, named: list[str]) -> str | None:
 def _baseline(after: str, before: str) -> str | None:
     """The baseline: compared with after the value ("… over ViSpec"), else before it ("outperforms X by 3%")."""
     for text in (after, before):
-        phrases = [_noun_phrase(text[m.end() :]) for m in _COMPARE_AFTER.finditer(text)
-                   if not _NOT_AGAINST.search(text, 0, m.start())]
+        phrases = [
+            _noun_phrase(text[m.end() :])
+            for m in _COMPARE_AFTER.finditer(text)
+            if not _NOT_AGAINST.search(text, 0, m.start())
+        ]
         phrases = [p for p in phrases if p]
         if phrases:
             return phrases[0] if text is after else phrases[-1]
@@ -322,7 +359,7 @@ def _noun_phrase(text: str) -> str | None:
 
 
 def _split(phrase: str | None) -> list[str]:
-    """"CRISS and m2m-100" into its parts, so that values reported respectively each get one."""
+    """ "CRISS and m2m-100" into its parts, so that values reported respectively each get one."""
     if phrase is None:
         return []
     parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", phrase) if p.strip()]
@@ -331,8 +368,19 @@ def _split(phrase: str | None) -> list[str]:
 
 def _unit(value: str) -> str | None:
     lower = value.lower()
-    for mark, unit in (("magnitude", "×"), ("factor", "×"), ("percentage point", "pp"), ("pp", "pp"), ("%", "%"),
-                       ("point", "points"), ("pts", "points"), ("×", "×"), ("times", "×"), ("fold", "×"), ("fps", "FPS")):  # fmt: skip
+    for mark, unit in (
+        ("magnitude", "×"),
+        ("factor", "×"),
+        ("percentage point", "pp"),
+        ("pp", "pp"),
+        ("%", "%"),
+        ("point", "points"),
+        ("pts", "points"),
+        ("×", "×"),
+        ("times", "×"),
+        ("fold", "×"),
+        ("fps", "FPS"),
+    ):
         if mark in lower:
             return unit
     return None

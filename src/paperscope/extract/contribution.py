@@ -10,14 +10,38 @@ from paperscope.extract.text import after, find_cue, intro_sentences
 
 # What a paper calls the thing it introduces: "NEMO, a system that ...", "we release a new benchmark".
 _NOUNS = {
-    "system": "system", "platform": "system", "library": "system", "toolkit": "system", "engine": "system",
-    "benchmark": "benchmark", "suite": "benchmark", "testbed": "benchmark", "leaderboard": "benchmark",
-    "dataset": "dataset", "corpus": "dataset", "datasets": "dataset", "collection": "dataset",
-    "framework": "method", "method": "method", "model": "method", "approach": "method", "algorithm": "method",
-    "pipeline": "method", "technique": "method", "architecture": "method", "network": "method", "loss": "method",
-    "objective": "method", "strategy": "method", "procedure": "method", "paradigm": "method", "module": "method",
-}  # fmt: skip
-_APPOSITIVE = re.compile(r",\s+(?:a|an|the)\s+(?:[^\s,.]+\s+){0,4}?(?P<noun>" + "|".join(_NOUNS) + r")\b", re.IGNORECASE)
+    "system": "system",
+    "platform": "system",
+    "library": "system",
+    "toolkit": "system",
+    "engine": "system",
+    "benchmark": "benchmark",
+    "suite": "benchmark",
+    "testbed": "benchmark",
+    "leaderboard": "benchmark",
+    "dataset": "dataset",
+    "corpus": "dataset",
+    "datasets": "dataset",
+    "collection": "dataset",
+    "framework": "method",
+    "method": "method",
+    "model": "method",
+    "approach": "method",
+    "algorithm": "method",
+    "pipeline": "method",
+    "technique": "method",
+    "architecture": "method",
+    "network": "method",
+    "loss": "method",
+    "objective": "method",
+    "strategy": "method",
+    "procedure": "method",
+    "paradigm": "method",
+    "module": "method",
+}
+_APPOSITIVE = re.compile(
+    r",\s+(?:a|an|the)\s+(?:[^\s,.]+\s+){0,4}?(?P<noun>" + "|".join(_NOUNS) + r")\b", re.IGNORECASE
+)
 _LETTERS = re.compile(r"[a-z]+")
 _WORDS = re.compile(r"[a-z][a-z-]*")
 _BENCH_NAME = re.compile(r"[a-z]Bench\b")
@@ -25,26 +49,69 @@ _OBJECT_WORDS = 8  # the introduced thing is named within this many words of the
 # Cues anywhere in the abstract, looked up word by word (a regular expression with this many
 # alternatives, tried at every position, was the slowest part of extraction).
 _WORD_CUES = {
-    "theory": ({"theorem", "theorems", "provably", "provable", "regret", "minimax", "non-asymptotic"},
-               {("lower", "bound"), ("lower", "bounds"), ("upper", "bound"), ("upper", "bounds"), ("we", "prove"),
-                ("we", "derive"), ("we", "establish"), ("sample", "complexity"), ("convergence", "rate"),
-                ("theoretical", "analysis"), ("theoretical", "framework"), ("theoretical", "guarantees"),
-                ("theoretical", "results")}),
-    "analysis": (set(), {("we", "study"), ("we", "investigate"), ("we", "analyze"), ("we", "analyse"), ("we", "examine"),
-                         ("we", "find"), ("we", "reveal"), ("we", "uncover"), ("we", "ask"), ("we", "characterize"),
-                         ("empirical", "study"), ("systematic", "study"), ("systematically", "investigate"),
-                         ("our", "analysis"), ("our", "findings")}),
+    "theory": (
+        {"theorem", "theorems", "provably", "provable", "regret", "minimax", "non-asymptotic"},
+        {
+            ("lower", "bound"),
+            ("lower", "bounds"),
+            ("upper", "bound"),
+            ("upper", "bounds"),
+            ("we", "prove"),
+            ("we", "derive"),
+            ("we", "establish"),
+            ("sample", "complexity"),
+            ("convergence", "rate"),
+            ("theoretical", "analysis"),
+            ("theoretical", "framework"),
+            ("theoretical", "guarantees"),
+            ("theoretical", "results"),
+        },
+    ),
+    "analysis": (
+        set(),
+        {
+            ("we", "study"),
+            ("we", "investigate"),
+            ("we", "analyze"),
+            ("we", "analyse"),
+            ("we", "examine"),
+            ("we", "find"),
+            ("we", "reveal"),
+            ("we", "uncover"),
+            ("we", "ask"),
+            ("we", "characterize"),
+            ("empirical", "study"),
+            ("systematic", "study"),
+            ("systematically", "investigate"),
+            ("our", "analysis"),
+            ("our", "findings"),
+        },
+    ),
     "position": (set(), {("position", "paper"), ("paper", "argues"), ("the", "position")}),
-}  # fmt: skip
+}
 _WEIGHTS = {"theory": 1.0, "analysis": 0.8, "position": 3.0}
 # A title says a lot when there is one: "An Empirical Analysis of ...", "Sample Complexity Bounds for ...".
 _TITLE_CUES = [
     (re.compile(r"\b(?:dataset|corpus)\b", re.IGNORECASE), "dataset", 3.0),
     (re.compile(r"\bbenchmark|[a-z]Bench\b", re.IGNORECASE), "benchmark", 3.0),
-    (re.compile(r"\b(?:analysis|analyzing|understanding|study|investigating|exploring|probing|revisiting|"
-                r"lessons|on the|when|why|how|what|do|does|can|are|is)\b|\?", re.IGNORECASE), "analysis", 1.5),
-    (re.compile(r"\b(?:bounds?|convergence|theory|theoretical|complexity|identifiability|optimal|"
-                r"guarantees?|minimax|regret)\b", re.IGNORECASE), "theory", 1.5),
+    (
+        re.compile(
+            r"\b(?:analysis|analyzing|understanding|study|investigating|exploring|probing|revisiting|"
+            r"lessons|on the|when|why|how|what|do|does|can|are|is)\b|\?",
+            re.IGNORECASE,
+        ),
+        "analysis",
+        1.5,
+    ),
+    (
+        re.compile(
+            r"\b(?:bounds?|convergence|theory|theoretical|complexity|identifiability|optimal|"
+            r"guarantees?|minimax|regret)\b",
+            re.IGNORECASE,
+        ),
+        "theory",
+        1.5,
+    ),
     (re.compile(r"\bposition\b", re.IGNORECASE), "position", 3.0),
 ]
 

@@ -10,9 +10,46 @@ from paperscope.extract.lexicon import benchmarks, models
 # right before "benchmark"/"dataset" ("the HumanoidBench benchmark", "the Foo-2 dataset").
 _BENCH_SHAPE = re.compile(r"(?<![\w-])[A-Z][A-Za-z0-9]*(?:-?Bench|Eval|QA)(?:[-\s]?\d+(?:\.\d+)?)?\+?(?![\w])")
 _BEFORE_BENCH = re.compile(r"(?<![\w-])([A-Z][\w.+-]*[A-Z0-9][\w+-]*)\s+(?:benchmarks?|datasets?|suite)\b")
-_NOT_NAMES = {"QA", "VQA", "NLP", "RGB", "RGB-D", "LLM", "LLMs", "AI", "GPU", "GPUs", "SOTA", "ML", "RL", "NER", "NLI",
-              "MRI", "CT", "UAV", "UAVs", "SLAM", "ID", "EHR", "COVID-19", "LiDAR", "OOD", "IID", "KG", "ODQA", "KBQA",
-              "KGQA", "CQA", "MRC", "VideoQA", "LongQA", "MLLMs", "MLLM", "VLMs", "VLM"}  # fmt: skip
+_NOT_NAMES = {
+    "QA",
+    "VQA",
+    "NLP",
+    "RGB",
+    "RGB-D",
+    "LLM",
+    "LLMs",
+    "AI",
+    "GPU",
+    "GPUs",
+    "SOTA",
+    "ML",
+    "RL",
+    "NER",
+    "NLI",
+    "MRI",
+    "CT",
+    "UAV",
+    "UAVs",
+    "SLAM",
+    "ID",
+    "EHR",
+    "COVID-19",
+    "LiDAR",
+    "OOD",
+    "IID",
+    "KG",
+    "ODQA",
+    "KBQA",
+    "KGQA",
+    "CQA",
+    "MRC",
+    "VideoQA",
+    "LongQA",
+    "MLLMs",
+    "MLLM",
+    "VLMs",
+    "VLM",
+}
 
 
 def _ordered(found: list[str]) -> list[str]:

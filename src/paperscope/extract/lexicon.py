@@ -12,9 +12,13 @@ from functools import cache
 from importlib.resources import files
 
 # What may follow a model family: versions, sizes and variant words ("-3.1-8B", "2.5-VL-3B", "-4o", " Sonnet 4.5").
-_VARIANTS = ("VL|Instruct|Chat|Coder|Next|Base|Large|Small|Tiny|Medium|XL|XXL|mini|turbo|Turbo|Pro|Flash|Sonnet|Opus|"
-             "Haiku|Vision|Math|base|large|small|R1|V3|Omni|Lite|it")  # fmt: skip
-_PART = rf"(?:[1-9]\d*(?:\.\d+)?[BMKbmk](?![\w])|\d+(?:\.\d+)*[a-z]?|v\d+(?:\.\d+)*|M\d+(?:\.\d+)*|(?:{_VARIANTS})(?![\w]))"
+_VARIANTS = (
+    "VL|Instruct|Chat|Coder|Next|Base|Large|Small|Tiny|Medium|XL|XXL|mini|turbo|Turbo|Pro|Flash|Sonnet|Opus|"
+    "Haiku|Vision|Math|base|large|small|R1|V3|Omni|Lite|it"
+)
+_PART = (
+    rf"(?:[1-9]\d*(?:\.\d+)?[BMKbmk](?![\w])|\d+(?:\.\d+)*[a-z]?|v\d+(?:\.\d+)*|M\d+(?:\.\d+)*|(?:{_VARIANTS})(?![\w]))"
+)
 _SUFFIX = re.compile(rf"[-\s]?{_PART}(?:[-\s]?{_PART})*")
 
 

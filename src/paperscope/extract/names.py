@@ -29,17 +29,130 @@ _BOLD_INITIAL = re.compile(r"(?:\*\*([A-Za-z])\*\*|\\textbf\{([A-Za-z])\})([\w-]
 _APPOSITION = re.compile(rf"(?<![\w-])({_TOKEN}),\s+(?:a|an)\s")
 _APPOSED = re.compile(r",\s+(?:a|an|the)\s+([^.;:()]{5,160})")
 _WINDOW_WORDS = 8
-_DEFINITION_WORDS = 14  # a definition counts only this close after the introducing verb  # a name-like word counts only this close after the introducing verb
+_DEFINITION_WORDS = 14  # a definition counts only this close after the introducing verb
 COMMON_ACRONYMS = {
-    "LLM", "LLMs", "RL", "MoE", "MoEs", "NLP", "CNN", "CNNs", "RNN", "RNNs", "GNN", "GNNs", "GAN", "GANs", "VAE",
-    "VAEs", "SOTA", "AI", "ML", "DL", "DNN", "DNNs", "MLP", "MLPs", "LSTM", "GPU", "GPUs", "API", "APIs", "SGD", "PCA",
-    "OT", "KL", "QA", "VQA", "VLM", "VLMs", "MLLM", "MLLMs", "LVLM", "LVLMs", "CoT", "RAG", "RLHF", "DPO", "PPO",
-    "GRPO", "SFT", "LoRA", "PEFT", "ViT", "ViTs", "MDM", "MDMs", "IoT", "UAV", "UAVs", "EEG", "MRI", "CT", "FP",
-    "INT", "NeRF", "NeRFs", "SLAM", "MPC", "PDE", "PDEs", "ODE", "ODEs", "SDE", "SDEs", "MDP", "MDPs", "POMDP",
-    "POMDPs", "KG", "KGs", "NER", "MT", "ASR", "TTS", "OOD", "IID", "FL", "HPO", "NAS", "BO", "GP", "GPs", "SVM",
-    "SVMs", "EM", "MCMC", "VI", "ELBO", "ReLU", "BN", "LN", "RGB", "RGB-D", "LiDAR", "3D", "2D", "6D", "SNN", "SNNs",
-    "TD", "DQN", "SAC", "PINN", "PINNs", "ZSL", "FSL", "DA", "UDA", "ReID", "LM", "LMs", "FFT", "E2E",
-}  # fmt: skip
+    "LLM",
+    "LLMs",
+    "RL",
+    "MoE",
+    "MoEs",
+    "NLP",
+    "CNN",
+    "CNNs",
+    "RNN",
+    "RNNs",
+    "GNN",
+    "GNNs",
+    "GAN",
+    "GANs",
+    "VAE",
+    "VAEs",
+    "SOTA",
+    "AI",
+    "ML",
+    "DL",
+    "DNN",
+    "DNNs",
+    "MLP",
+    "MLPs",
+    "LSTM",
+    "GPU",
+    "GPUs",
+    "API",
+    "APIs",
+    "SGD",
+    "PCA",
+    "OT",
+    "KL",
+    "QA",
+    "VQA",
+    "VLM",
+    "VLMs",
+    "MLLM",
+    "MLLMs",
+    "LVLM",
+    "LVLMs",
+    "CoT",
+    "RAG",
+    "RLHF",
+    "DPO",
+    "PPO",
+    "GRPO",
+    "SFT",
+    "LoRA",
+    "PEFT",
+    "ViT",
+    "ViTs",
+    "MDM",
+    "MDMs",
+    "IoT",
+    "UAV",
+    "UAVs",
+    "EEG",
+    "MRI",
+    "CT",
+    "FP",
+    "INT",
+    "NeRF",
+    "NeRFs",
+    "SLAM",
+    "MPC",
+    "PDE",
+    "PDEs",
+    "ODE",
+    "ODEs",
+    "SDE",
+    "SDEs",
+    "MDP",
+    "MDPs",
+    "POMDP",
+    "POMDPs",
+    "KG",
+    "KGs",
+    "NER",
+    "MT",
+    "ASR",
+    "TTS",
+    "OOD",
+    "IID",
+    "FL",
+    "HPO",
+    "NAS",
+    "BO",
+    "GP",
+    "GPs",
+    "SVM",
+    "SVMs",
+    "EM",
+    "MCMC",
+    "VI",
+    "ELBO",
+    "ReLU",
+    "BN",
+    "LN",
+    "RGB",
+    "RGB-D",
+    "LiDAR",
+    "3D",
+    "2D",
+    "6D",
+    "SNN",
+    "SNNs",
+    "TD",
+    "DQN",
+    "SAC",
+    "PINN",
+    "PINNs",
+    "ZSL",
+    "FSL",
+    "DA",
+    "UDA",
+    "ReID",
+    "LM",
+    "LMs",
+    "FFT",
+    "E2E",
+}
 
 
 @dataclass(frozen=True)
@@ -51,7 +164,8 @@ class Name:
 def find_name(abstract: str, raw: str = "", title: str | None = None) -> Name | None:
     """The name the paper introduces, or None when it introduces none (or it is unsure).
 
-    A title that starts with a name ("SciNLI: A Corpus for ...") says it. Otherwise candidates from every sentence where the authors introduce their work are ranked by how they
+    A title that starts with a name ("SciNLI: A Corpus for ...") says it. Otherwise candidates from
+    every sentence where the authors introduce their work are ranked by how they
     are written — defined with a long form, then "named X", then a capitalised phrase or a
     name-like word right after the verb — and then by where they stand.
     """
@@ -100,7 +214,7 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
         if len(tail[verb_end : match.start()].split()) > _WINDOW_WORDS:
             break
         token = match.group(1)
-        previous = tail[:match.start(1)].split()[-1:]
+        previous = tail[: match.start(1)].split()[-1:]
         if previous and previous[0].lower() in _PREPOSITIONS:  # "a method for MMT": MMT is the task
             continue
         if _NAMEY.match(token) and _acceptable(token) and not _in_title_case(tail, match):
@@ -113,7 +227,7 @@ _LEADING_NAME = re.compile(r"([A-Z][\w-]*[A-Z0-9][\w-]*)\s+(?:for|in|on|with)\s"
 
 
 def _title_name(title: str | None) -> str | None:
-    """"ClusterFormer: Neural Clustering Attention ..." -> ClusterFormer; "Know When To Stop: A Study" -> None."""
+    """ "ClusterFormer: Neural Clustering Attention ..." -> ClusterFormer; "Know When To Stop: A Study" -> None."""
     if not title:
         return None
     leading = _LEADING_NAME.match(title)  # "CLIFFNet for Monocular Depth Estimation …"
@@ -154,7 +268,7 @@ def _in_title_case(text: str, match: re.Match[str]) -> bool:
 
 
 def _appositive(abstract: str, raw: str) -> Name | None:
-    """"These results motivate MERIT, a decentralized pipeline": a name-like word defined by apposition."""
+    """ "These results motivate MERIT, a decentralized pipeline": a name-like word defined by apposition."""
     if ", a " not in abstract and ", an " not in abstract:
         return None
     for match in _APPOSITION.finditer(abstract):
@@ -243,7 +357,7 @@ def _bold_initials(name: str, raw: str) -> str | None:
 
 
 def _appositive_expansion(name: str, abstract: str) -> str | None:
-    """"AutoRAS, a framework for the Automated design of Robust Agentic Systems": capitals spell the name."""
+    """ "AutoRAS, a framework for the Automated design of Robust Agentic Systems": capitals spell the name."""
     capitals = [c for c in name if c.isupper()]
     match = next(filter(None, (_APPOSED.match(rest) for rest in after(abstract, name))), None)
     if len(capitals) < 2 or not match:

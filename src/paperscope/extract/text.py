@@ -7,8 +7,26 @@ from functools import lru_cache
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[])")
 _CJK_SENTENCE_END = re.compile(r"(?<=[。！？])")
-_STEMS = ("propos", "introduc", "present", "develop", "design", "devis", "coin", "call", "term", "nam", "dub",
-          "build", "construct", "releas", "creat", "put forward", "offer", "our ")  # fmt: skip
+_STEMS = (
+    "propos",
+    "introduc",
+    "present",
+    "develop",
+    "design",
+    "devis",
+    "coin",
+    "call",
+    "term",
+    "nam",
+    "dub",
+    "build",
+    "construct",
+    "releas",
+    "creat",
+    "put forward",
+    "offer",
+    "our ",
+)
 # "We propose X", "this paper introduces X", "our proposed X", "named X". Matched on lower-cased text,
 # verb first and then its subject: one lazy pattern for both was the slowest step of extraction.
 _VERB = re.compile(
@@ -16,8 +34,10 @@ _VERB = re.compile(
     r"put forward|offer)\w*"
 )
 _SUBJECT = re.compile(r"\b(?:we|this (?:paper|work|study)|our (?:work|paper)|here)\b")
-_MARKER = re.compile(r"\bour (?:proposed|new)\b|\bour (?:method|approach|framework|model|system),|"
-                     r"\b(?:named|called|dubbed|termed|calling)\b")  # fmt: skip
+_MARKER = re.compile(
+    r"\bour (?:proposed|new)\b|\bour (?:method|approach|framework|model|system),|"
+    r"\b(?:named|called|dubbed|termed|calling)\b"
+)
 
 
 @lru_cache(maxsize=16)  # several extractors ask for the sentences of the same abstract in turn

@@ -28,7 +28,7 @@ _APPOSITION = re.compile(r",\s+((?:a|an|the|which)\s[^.;:]+)")
 
 
 def _description(name: str, abstract: str) -> str | None:
-    """"NEMO, a system that translates ..." -> "a system that translates ..."."""
+    """ "NEMO, a system that translates ..." -> "a system that translates ..."."""
     for rest in after(abstract, name):
         match = _APPOSITION.match(rest)
         if match:
@@ -37,7 +37,7 @@ def _description(name: str, abstract: str) -> str | None:
 
 
 def _introduced(introducing: list[str], name: str) -> str | None:
-    """"we propose a proactive framework for X, named as ProCAD" -> "a proactive framework for X"."""
+    """ "we propose a proactive framework for X, named as ProCAD" -> "a proactive framework for X"."""
     for sentence in introducing:
         if name in sentence:
             what = re.split(r",?\s+(?:named|called|dubbed|termed)\b|\s*,\s*" + re.escape(name), _after_cue(sentence))[0]

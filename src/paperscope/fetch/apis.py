@@ -22,7 +22,6 @@ ARXIV_PAUSE = 3.0  # arXiv's API terms: no more than one request every three sec
 MAX_RESULTS = 100_000
 
 
-
 @dataclass
 class Fetched:
     pages: list[Path] = field(default_factory=list)
@@ -31,8 +30,14 @@ class Fetched:
     retries: int = 0
 
 
-def openreview(venue: str, folder: Path, accepted: bool = False, since: int | None = None,
-               progress: Progress | None = None, client: Client | None = None) -> Fetched:  # fmt: skip
+def openreview(
+    venue: str,
+    folder: Path,
+    accepted: bool = False,
+    since: int | None = None,
+    progress: Progress | None = None,
+    client: Client | None = None,
+) -> Fetched:
     """Every submission of a venue (e.g. ICLR.cc/2025/Conference); `accepted` keeps only papers whose
     venueid is the venue's; `since` (epoch ms) only those created after."""
     if not re.fullmatch(r"[\w.\-]+(/[\w.\-]+)+", venue):
@@ -47,12 +52,22 @@ def openreview(venue: str, folder: Path, accepted: bool = False, since: int | No
         data = json.loads(body)
         return len(data.get("notes", [])), data.get("count")
 
-    return _pages(f"{OPENREVIEW}/notes", params, ("offset", "limit"), OPENREVIEW_PAGE, "json", count, folder,
-                  progress, client or Client())  # fmt: skip
+    return _pages(
+        f"{OPENREVIEW}/notes",
+        params,
+        ("offset", "limit"),
+        OPENREVIEW_PAGE,
+        "json",
+        count,
+        folder,
+        progress,
+        client or Client(),
+    )
 
 
-def arxiv(query: str, folder: Path, most: int = 500, progress: Progress | None = None,
-          client: Client | None = None) -> Fetched:  # fmt: skip
+def arxiv(
+    query: str, folder: Path, most: int = 500, progress: Progress | None = None, client: Client | None = None
+) -> Fetched:
     """The results of an arXiv API search (e.g. "cat:cs.LG AND ti:diffusion"), up to `most`."""
     params: dict[str, str | int] = {"search_query": query, "sortBy": "submittedDate", "sortOrder": "descending"}
 
@@ -61,13 +76,32 @@ def arxiv(query: str, folder: Path, most: int = 500, progress: Progress | None =
         total = re.search(rb"<opensearch:totalResults[^>]*>(\d+)<", body)
         return entries, min(most, int(total.group(1))) if total else None
 
-    return _pages(f"{ARXIV}/api/query", params, ("start", "max_results"), ARXIV_PAGE, "xml", count, folder, progress,
-                  client or Client(pause=ARXIV_PAUSE), most)  # fmt: skip
+    return _pages(
+        f"{ARXIV}/api/query",
+        params,
+        ("start", "max_results"),
+        ARXIV_PAGE,
+        "xml",
+        count,
+        folder,
+        progress,
+        client or Client(pause=ARXIV_PAUSE),
+        most,
+    )
 
 
-def _pages(url: str, params: dict[str, str | int], names: tuple[str, str], size: int, suffix: str,
-           count: Callable[[bytes], tuple[int, int | None]], folder: Path, progress: Progress | None,
-           client: Client, most: int = MAX_RESULTS) -> Fetched:  # fmt: skip
+def _pages(
+    url: str,
+    params: dict[str, str | int],
+    names: tuple[str, str],
+    size: int,
+    suffix: str,
+    count: Callable[[bytes], tuple[int, int | None]],
+    folder: Path,
+    progress: Progress | None,
+    client: Client,
+    most: int = MAX_RESULTS,
+) -> Fetched:
     """Page by page until the API has no more (or `most`); a page's offset is what came before it,
     since an API may return fewer than were asked for."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -80,7 +114,9 @@ def _pages(url: str, params: dict[str, str | int], names: tuple[str, str], size:
                 body = page.read_bytes()
             else:
                 offset_name, size_name = names
-                body = client.get(url, {**params, offset_name: result.records, size_name: min(size, most - result.records)})
+                body = client.get(
+                    url, {**params, offset_name: result.records, size_name: min(size, most - result.records)}
+                )
                 partial = page.with_name(page.name + ".partial")
                 partial.write_bytes(body)
                 partial.replace(page)  # a page is in the folder whole or not at all

@@ -79,8 +79,12 @@ def fuse(lexical: Sequence[LexicalHit] | None, semantic: Sequence[tuple[str, flo
     return [(pid, fused[pid], parts[pid]) for pid in sorted(parts, key=lambda pid: -fused[pid])]
 
 
-def combine(text: str, lexical: Sequence[LexicalHit] | None, semantic: Sequence[tuple[str, float]] | None,
-            weights: Weights = WEIGHTS) -> Ranked:  # fmt: skip
+def combine(
+    text: str,
+    lexical: Sequence[LexicalHit] | None,
+    semantic: Sequence[tuple[str, float]] | None,
+    weights: Weights = WEIGHTS,
+) -> Ranked:
     """A search's results: the lists fused with the gated weight, and, when both were searched, cut
     where the evidence ends (every-word papers, and those within `weights.cutoff` of the best)."""
     ranked = fuse(lexical, semantic, getattr(weights, gate(text, lexical or [])))

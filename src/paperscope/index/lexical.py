@@ -20,7 +20,8 @@ COLUMNS = ("name", "title", "display_title", "abstract", "models", "benchmarks",
 WEIGHTS = (6.0, 4.0, 3.0, 1.0, 2.0, 2.0, 1.0)  # bm25() weights, in COLUMNS order
 FIELDS = {"name": "name", "title": "title", "author": "authors", "benchmark": "benchmarks", "model": "models"}
 MAX_QUERY_CHARS = 2_000
-# 3,000 kept too few words of a description: known-item MRR@10 0.890 -> 0.970 at 10,000 (bench/search_eval.py, tune part)
+# 3,000 kept too few words of a description: known-item MRR@10 0.890 -> 0.970 at 10,000
+# (bench/search_eval.py, tune part)
 OR_POSTINGS = 10_000
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 _TERM = re.compile(r'(?P<neg>-)?(?:(?P<field>[a-z]+):)?(?:"(?P<phrase>[^"]*)"?|(?P<word>[^\s"]+))', re.IGNORECASE)
@@ -28,12 +29,80 @@ _WORD = re.compile(r"\w+")
 # Words so common that scoring them means scoring nearly every paper; left out of the FTS5 expressions
 # whenever other words remain (the snippet and the ranking do not need them).
 _STOPWORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "do", "does", "for", "from", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "more", "most", "new", "not", "of", "on", "or", "our", "over", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "towards", "under", "up", "use", "using", "via", "was", "we", "what", "when", "where", "which", "while", "who", "why", "will", "with", "within", "without", "you"]
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "but",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "more",
+        "most",
+        "new",
+        "not",
+        "of",
+        "on",
+        "or",
+        "our",
+        "over",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "to",
+        "towards",
+        "under",
+        "up",
+        "use",
+        "using",
+        "via",
+        "was",
+        "we",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "why",
+        "will",
+        "with",
+        "within",
+        "without",
+        "you",
+    ]
 )
 
 
 def cjk_bigrams(text: str) -> str:
-    """"大语言模型" -> "大语 语言 言模 模型": CJK runs as overlapping bigrams, the rest unchanged."""
+    """ "大语言模型" -> "大语 语言 言模 模型": CJK runs as overlapping bigrams, the rest unchanged."""
 
     def pairs(match: re.Match[str]) -> str:
         run = match.group()
@@ -44,8 +113,15 @@ def cjk_bigrams(text: str) -> str:
 
 def document(paper: Paper) -> tuple[str, ...]:
     """The text of each indexed column, in COLUMNS order."""
-    values = (paper.name or "", paper.title or "", paper.display_title, paper.abstract, " ".join(paper.models),
-              " ".join(paper.benchmarks), " ".join(paper.authors))  # fmt: skip
+    values = (
+        paper.name or "",
+        paper.title or "",
+        paper.display_title,
+        paper.abstract,
+        " ".join(paper.models),
+        " ".join(paper.benchmarks),
+        " ".join(paper.authors),
+    )
     return tuple(cjk_bigrams(v) for v in values)
 
 
@@ -76,8 +152,13 @@ class Query:
     def filters(self, given: Filters | None) -> Filters:
         """The filters given, completed by the venue: and year: of the query."""
         given = given or Filters()
-        return Filters(venue=given.venue or self.venue, years=given.years or self.years,
-                       contribution=given.contribution, has_code=given.has_code, topic=given.topic)  # fmt: skip
+        return Filters(
+            venue=given.venue or self.venue,
+            years=given.years or self.years,
+            contribution=given.contribution,
+            has_code=given.has_code,
+            topic=given.topic,
+        )
 
     def all_terms(self) -> str | None:
         """Every term (AND): precise, and fast even on a large library."""
@@ -146,10 +227,8 @@ def parse(text: str) -> Query:
         if not tokens:
             continue
         column = FIELDS.get(field_name)
-        if match.group("phrase") is not None:
-            terms = [_quote(" ".join(tokens))]
-        else:
-            terms = [_quote(t) for t in tokens]
+        phrase = match.group("phrase") is not None
+        terms = [_quote(" ".join(tokens))] if phrase else [_quote(t) for t in tokens]
         if column:
             terms = [f"{column} : {t}" for t in terms]
         if match.group("neg"):
@@ -180,21 +259,28 @@ class Filters:
     topic: int | None = None
 
     @classmethod
-    def parse(cls, venue: str | None = None, year: str | None = None, contribution: str | None = None,
-              has_code: bool | None = None, topic: int | None = None) -> Filters:  # fmt: skip
+    def parse(
+        cls,
+        venue: str | None = None,
+        year: str | None = None,
+        contribution: str | None = None,
+        has_code: bool | None = None,
+        topic: int | None = None,
+    ) -> Filters:
         """Filters from what a user typed; a year that is not a year or a range is a clear error."""
         years = parse_years(year)
         if year and years is None:
             raise PaperscopeError(f"year takes a year or a range like 2024..2026, not {year!r}")
         if contribution and contribution not in CONTRIBUTIONS:
             raise PaperscopeError(f"unknown contribution {contribution!r}; one of {', '.join(CONTRIBUTIONS)}")
-        return cls(venue=venue or None, years=years, contribution=contribution or None, has_code=has_code,
-                   topic=topic)  # fmt: skip
+        return cls(venue=venue or None, years=years, contribution=contribution or None, has_code=has_code, topic=topic)
 
     @property
     def active(self) -> bool:
-        return any(value is not None for value in (self.venue or None, self.years, self.contribution,
-                                                   self.has_code, self.topic))
+        return any(
+            value is not None
+            for value in (self.venue or None, self.years, self.contribution, self.has_code, self.topic)
+        )
 
     def sql(self) -> tuple[str, tuple]:
         """An AND-clause over the papers table (alias p) and its parameters: constants and placeholders only."""
@@ -224,9 +310,15 @@ class LexicalHit:
     every: bool = True  # has every term of the query (False: found by the "any term" pass)
 
 
-def search(db: sqlite3.Connection, query: Query, limit: int, filters: Filters | None = None,
-           raw: str | None = None, known: dict[str, object] | None = None,
-           enough: int | None = None) -> list[LexicalHit]:  # fmt: skip
+def search(
+    db: sqlite3.Connection,
+    query: Query,
+    limit: int,
+    filters: Filters | None = None,
+    raw: str | None = None,
+    known: dict[str, object] | None = None,
+    enough: int | None = None,
+) -> list[LexicalHit]:
     """Papers matching every term first, then papers matching any, each group by BM25.
 
     `raw` is an FTS5 expression used as it is (the --syntax fts escape hatch). `known` remembers
@@ -240,8 +332,12 @@ def search(db: sqlite3.Connection, query: Query, limit: int, filters: Filters | 
     if raw is not None:
         expressions = [raw]
     elif not query.must:  # only filters: every paper that passes them
-        return [LexicalHit(pid, 0.0) for (pid,) in db.execute(
-            f"SELECT p.id FROM papers AS p WHERE 1 {where} ORDER BY p.year DESC, p.id LIMIT ?", (*params, limit))]
+        return [
+            LexicalHit(pid, 0.0)
+            for (pid,) in db.execute(
+                f"SELECT p.id FROM papers AS p WHERE 1 {where} ORDER BY p.year DESC, p.id LIMIT ?", (*params, limit)
+            )
+        ]
     else:
         frequency = _frequencies(db, {} if known is None else known)
         expressions = [query.all_terms(), query.any_term(frequency)]

@@ -113,15 +113,19 @@ class Vectors:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def nearest(self, query: np.ndarray, k: int, allowed: set[str] | None = None,
-                exclude: set[str] | None = None) -> list[tuple[str, float]]:  # fmt: skip
+    def nearest(
+        self, query: np.ndarray, k: int, allowed: set[str] | None = None, exclude: set[str] | None = None
+    ) -> list[tuple[str, float]]:
         """The k most similar papers as (id, cosine), best first; `allowed` limits the candidates."""
         if not len(self.ids) or k <= 0:
             return []
         scores = self.matrix @ query.astype(np.float32)
         if allowed is not None or exclude:
-            keep = np.fromiter(((allowed is None or i in allowed) and not (exclude and i in exclude)
-                                for i in self.ids), dtype=bool, count=len(self.ids))  # fmt: skip
+            keep = np.fromiter(
+                ((allowed is None or i in allowed) and not (exclude and i in exclude) for i in self.ids),
+                dtype=bool,
+                count=len(self.ids),
+            )
             scores = np.where(keep, scores, -np.inf)
         k = min(k, len(self.ids))
         top = np.argpartition(-scores, k - 1)[:k]

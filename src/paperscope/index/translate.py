@@ -106,8 +106,11 @@ class _Resources:
 
         data = files("paperscope.index") / "data"
         self.glossary = read_glossary(data.joinpath("zh_glossary.tsv").read_text(encoding="utf-8"))
-        self.function_words = {line.strip() for line in data.joinpath("zh_function_words.txt").read_text(
-            encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")}  # fmt: skip
+        self.function_words = {
+            line.strip()
+            for line in data.joinpath("zh_function_words.txt").read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")
+        }
         self.cedict = read_cedict()
         jieba.setLogLevel(logging.WARNING)  # jieba announces its dictionary loading at INFO on stderr
         self.tokenizer = jieba.Tokenizer()
@@ -136,8 +139,14 @@ class _Resources:
         is left to jieba: 图 (graph) is not to be found inside 地图 (map)."""
         segments, start, gap = [], 0, 0
         while start < len(stretch):
-            end = next((end for end in range(min(len(stretch), start + self.longest), start + 1, -1)
-                        if stretch[start:end] in self.glossary), None)  # fmt: skip
+            end = next(
+                (
+                    end
+                    for end in range(min(len(stretch), start + self.longest), start + 1, -1)
+                    if stretch[start:end] in self.glossary
+                ),
+                None,
+            )
             if end is None:
                 start += 1
                 continue

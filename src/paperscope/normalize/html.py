@@ -9,18 +9,67 @@ import latex2mathml.converter
 import nh3
 
 _MATHML_TAGS = {
-    "math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msup", "msub", "msubsup", "mfrac",
-    "msqrt", "mroot", "mover", "munder", "munderover", "mtable", "mtr", "mtd", "mstyle", "mpadded",
-    "mphantom", "menclose", "mfenced", "semantics", "annotation",
-}  # fmt: skip
+    "math",
+    "mrow",
+    "mi",
+    "mn",
+    "mo",
+    "ms",
+    "mtext",
+    "mspace",
+    "msup",
+    "msub",
+    "msubsup",
+    "mfrac",
+    "msqrt",
+    "mroot",
+    "mover",
+    "munder",
+    "munderover",
+    "mtable",
+    "mtr",
+    "mtd",
+    "mstyle",
+    "mpadded",
+    "mphantom",
+    "menclose",
+    "mfenced",
+    "semantics",
+    "annotation",
+}
 _MATHML_ATTRIBUTES = {
-    "xmlns", "display", "mathvariant", "stretchy", "fence", "separator", "lspace", "rspace", "form",
-    "displaystyle", "scriptlevel", "width", "height", "depth", "linethickness", "columnalign",
-    "rowspacing", "columnspacing", "accent", "accentunder", "notation", "open", "close", "minsize",
-    "maxsize", "movablelimits", "symmetric", "largeop", "encoding",
-}  # fmt: skip
+    "xmlns",
+    "display",
+    "mathvariant",
+    "stretchy",
+    "fence",
+    "separator",
+    "lspace",
+    "rspace",
+    "form",
+    "displaystyle",
+    "scriptlevel",
+    "width",
+    "height",
+    "depth",
+    "linethickness",
+    "columnalign",
+    "rowspacing",
+    "columnspacing",
+    "accent",
+    "accentunder",
+    "notation",
+    "open",
+    "close",
+    "minsize",
+    "maxsize",
+    "movablelimits",
+    "symmetric",
+    "largeop",
+    "encoding",
+}
 _TAGS = {"em", "strong", "a", "code", "sub", "sup", "br", "span"} | _MATHML_TAGS
-_ATTRIBUTES = {"a": {"href"}, "code": {"class"}, "span": {"class"}} | {t: _MATHML_ATTRIBUTES for t in _MATHML_TAGS}
+_ATTRIBUTES = {"a": {"href"}, "code": {"class"}, "span": {"class"}} | dict.fromkeys(_MATHML_TAGS, _MATHML_ATTRIBUTES)
 
 
 @functools.lru_cache(maxsize=8192)  # abstracts repeat the same small formulas ($k$, $\epsilon$) endlessly
@@ -47,8 +96,27 @@ def sanitize(fragment: str) -> str:
 
 
 _NOTE_CLEANER = nh3.Cleaner(
-    tags=_TAGS | {"p", "ul", "ol", "li", "blockquote", "pre", "h3", "h4", "h5", "h6", "hr", "table", "thead", "tbody",
-                  "tr", "th", "td", "del"},
+    tags=_TAGS
+    | {
+        "p",
+        "ul",
+        "ol",
+        "li",
+        "blockquote",
+        "pre",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "hr",
+        "table",
+        "thead",
+        "tbody",
+        "tr",
+        "th",
+        "td",
+        "del",
+    },
     attributes={"a": {"href"}, "code": {"class"}},
     url_schemes={"http", "https", "mailto"},
     link_rel="nofollow noopener",

@@ -31,8 +31,29 @@ _TO_TEXT = LatexNodes2Text(latex_context=None, math_mode="verbatim", strict_late
 
 _EMPHASIS = {"textbf": "**", "textit": "*", "emph": "*", "textsl": "*", "underline": "*"}
 _PLAIN = {"textrm", "textsf", "texttt", "textsc", "textnormal", "text", "mbox", "textup", "textmd"}
-_DROPPED = {"cite", "citep", "citet", "ref", "eqref", "label", "footnote", "em", "it", "bf", "rm", "sc", "tt",
-            "sf", "sl", "itshape", "bfseries", "normalfont", "noindent", "small", "footnotesize"}  # fmt: skip
+_DROPPED = {
+    "cite",
+    "citep",
+    "citet",
+    "ref",
+    "eqref",
+    "label",
+    "footnote",
+    "em",
+    "it",
+    "bf",
+    "rm",
+    "sc",
+    "tt",
+    "sf",
+    "sl",
+    "itshape",
+    "bfseries",
+    "normalfont",
+    "noindent",
+    "small",
+    "footnotesize",
+}
 _ABBREVIATIONS = {"ie": "i.e.", "eg": "e.g.", "etal": "et al.", "etc": "etc.", "vs": "vs."}
 # pylatexenc logs a warning for every formula it meets in prose; the report lists what matters.
 logging.getLogger("pylatexenc").setLevel(logging.ERROR)
@@ -195,9 +216,7 @@ def _macro_args(node: LatexMacroNode) -> list[list[LatexNode]]:
     argd = node.nodeargd
     if argd is None or not argd.argnlist:
         return []
-    return [
-        (arg.nodelist if isinstance(arg, LatexGroupNode) else [arg]) for arg in argd.argnlist if arg is not None
-    ]
+    return [(arg.nodelist if isinstance(arg, LatexGroupNode) else [arg]) for arg in argd.argnlist if arg is not None]
 
 
 def _macro(node: LatexMacroNode, args: list[list[LatexNode]], problems: list[str]) -> str:

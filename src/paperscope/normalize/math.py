@@ -12,18 +12,74 @@ import re
 
 from pylatexenc import latex2text
 
-MATH = re.compile(r"\$\$(?P<display>.+?)\$\$|\\\[(?P<display2>.+?)\\\]|\\\((?P<inline2>.+?)\\\)"
-                   r"|(?<![\\$])\$(?P<inline>[^\s$](?:[^$]*?[^\s\\$])?)\$", re.DOTALL)  # fmt: skip
+MATH = re.compile(
+    r"\$\$(?P<display>.+?)\$\$|\\\[(?P<display2>.+?)\\\]|\\\((?P<inline2>.+?)\\\)"
+    r"|(?<![\\$])\$(?P<inline>[^\s$](?:[^$]*?[^\s\\$])?)\$",
+    re.DOTALL,
+)
 _SUB = dict(zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ", strict=True))
 _SUP = dict(zip("0123456789+-=()inT*", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱⁿᵀ*", strict=True))
 _SCRIPT = re.compile(r"(?P<mark>[_^])(?:\{(?P<group>[^{}\\]*)\}|(?P<one>[A-Za-z0-9*]))")
-_FUNCTIONS = ("log", "ln", "exp", "max", "min", "sup", "inf", "lim", "sin", "cos", "tan", "det", "arg", "argmax",
-              "argmin", "Pr", "deg", "dim", "ker", "gcd", "poly", "polylog")  # fmt: skip
-_PLAIN_ARG = ("mathbf", "mathrm", "mathit", "mathsf", "mathtt", "boldsymbol", "bm", "text", "textrm", "textbf",
-              "textit", "operatorname", "mathcal", "mathscr", "mathfrak", "emph")  # fmt: skip
+_FUNCTIONS = (
+    "log",
+    "ln",
+    "exp",
+    "max",
+    "min",
+    "sup",
+    "inf",
+    "lim",
+    "sin",
+    "cos",
+    "tan",
+    "det",
+    "arg",
+    "argmax",
+    "argmin",
+    "Pr",
+    "deg",
+    "dim",
+    "ker",
+    "gcd",
+    "poly",
+    "polylog",
+)
+_PLAIN_ARG = (
+    "mathbf",
+    "mathrm",
+    "mathit",
+    "mathsf",
+    "mathtt",
+    "boldsymbol",
+    "bm",
+    "text",
+    "textrm",
+    "textbf",
+    "textit",
+    "operatorname",
+    "mathcal",
+    "mathscr",
+    "mathfrak",
+    "emph",
+)
 
-_RELATIONS = {"leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "neq": "≠", "approx": "≈", "sim": "∼", "in": "∈",
-              "to": "→", "rightarrow": "→", "leftarrow": "←", "mapsto": "↦", "propto": "∝", "ll": "≪", "gg": "≫"}  # fmt: skip
+_RELATIONS = {
+    "leq": "≤",
+    "le": "≤",
+    "geq": "≥",
+    "ge": "≥",
+    "neq": "≠",
+    "approx": "≈",
+    "sim": "∼",
+    "in": "∈",
+    "to": "→",
+    "rightarrow": "→",
+    "leftarrow": "←",
+    "mapsto": "↦",
+    "propto": "∝",
+    "ll": "≪",
+    "gg": "≫",
+}
 
 logging.getLogger("pylatexenc").setLevel(logging.ERROR)
 
@@ -69,7 +125,7 @@ def formula(tex: str) -> str:
     tex = _SCRIPT.sub(_script, tex)
     try:
         text = _TO_TEXT.latex_to_text(tex)
-    except Exception:  # noqa: BLE001 (pylatexenc raises bare errors on some real formulas): keep it as written
+    except Exception:
         return tex
     text = re.sub(r"\s+", " ", text).strip()
     return re.sub(r"[(\[⌊⌈]\s+|\s+[)\]⌋⌉]", lambda m: m.group().replace(" ", ""), text)

@@ -26,5 +26,9 @@ def reader_for(path: Path) -> ModuleType:
     for reader in READERS:
         if reader.sniff(path.name, head):
             return reader
-    raise InputError(path.name, None, "unknown format: not a listing page, paper-list JSON, OpenReview notes, arXiv "
-                                      "feed, BibTeX, RIS, CSL-JSON, Better BibTeX JSON, Semantic Scholar JSON or CSV")
+    raise InputError(
+        path.name,
+        None,
+        "unknown format: not a listing page, paper-list JSON, OpenReview notes, arXiv "
+        "feed, BibTeX, RIS, CSL-JSON, Better BibTeX JSON, Semantic Scholar JSON or CSV",
+    )

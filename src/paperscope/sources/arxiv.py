@@ -28,11 +28,14 @@ def sniff(name: str, head: bytes) -> bool:
 def read(path: Path) -> Iterator[RawRecord]:
     try:
         feed = feedparser.parse(read_bytes(path))
-    except Exception as error:  # noqa: BLE001 (feedparser's XML handlers raise bare errors on broken markup)
+    except Exception as error:
         raise InputError(path.name, None, f"not a readable feed: {error.__class__.__name__}") from None
     if feed.bozo and not feed.entries:
-        raise InputError(path.name, getattr(feed.bozo_exception, "getLineNumber", lambda: None)(),
-                         f"not a readable feed: {feed.bozo_exception}")  # fmt: skip
+        raise InputError(
+            path.name,
+            getattr(feed.bozo_exception, "getLineNumber", lambda: None)(),
+            f"not a readable feed: {feed.bozo_exception}",
+        )
     listing = feed.feed.get("title")
     for number, entry in enumerate(feed.entries, start=1):
         match = _ID.search(entry.get("id", "") or entry.get("link", ""))

@@ -22,10 +22,22 @@ FORMAT = "bibtex"
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # its warnings would reach the user's terminal
 _ENTRY = re.compile(r"^\s*@\s*[a-zA-Z]+\s*[{(]", re.MULTILINE)
 # Entry types that name a work, with the CSL type of that work (None: the entry does not say).
-KINDS = {"article": "article-journal", "inproceedings": "paper-conference", "conference": "paper-conference",
-         "book": "book", "proceedings": "book", "inbook": "chapter", "incollection": "chapter",
-         "phdthesis": "thesis", "mastersthesis": "thesis", "techreport": "report", "manual": "report",
-         "unpublished": "manuscript", "booklet": "pamphlet", "misc": None}  # fmt: skip
+KINDS = {
+    "article": "article-journal",
+    "inproceedings": "paper-conference",
+    "conference": "paper-conference",
+    "book": "book",
+    "proceedings": "book",
+    "inbook": "chapter",
+    "incollection": "chapter",
+    "phdthesis": "thesis",
+    "mastersthesis": "thesis",
+    "techreport": "report",
+    "manual": "report",
+    "unpublished": "manuscript",
+    "booklet": "pamphlet",
+    "misc": None,
+}
 
 
 def sniff(name: str, head: bytes) -> bool:
@@ -47,7 +59,11 @@ def read(path: Path) -> Iterator[RawRecord | Unread]:
         fields = _with_crossref(entry, by_key)
         title = fields.get("title")
         if entry_type not in KINDS or not title:
-            yield Unread(source, f"@{entry.entry_type}{{{entry.key}}}: " + ("not a kind of work" if entry_type not in KINDS else "no title"))
+            yield Unread(
+                source,
+                f"@{entry.entry_type}{{{entry.key}}}: "
+                + ("not a kind of work" if entry_type not in KINDS else "no title"),
+            )
             continue
         year = re.search(r"\d{4}", str(fields.get("year", "")))
         urls = {k: str(fields[k]) for k in ("url", "pdf", "doi") if fields.get(k)}
@@ -58,7 +74,8 @@ def read(path: Path) -> Iterator[RawRecord | Unread]:
             title=str(title),
             abstract=str(fields["abstract"]) if fields.get("abstract") else None,
             authors=[_plain(str(a)) for a in fields.get("author", []) if str(a).strip()]
-            if isinstance(fields.get("author"), list) else [],
+            if isinstance(fields.get("author"), list)
+            else [],
             venue=_plain(str(fields.get("booktitle") or fields.get("journal") or "")) or None,
             year=int(year.group()) if year else None,
             keywords=[k.strip() for k in str(fields.get("keywords", "")).split(",") if k.strip()],

@@ -13,14 +13,32 @@ from paperscope.sources.files import read_json
 
 FORMAT = "csl-json"
 # CSL types that say what the work is; "article" (a preprint) and "document" say nothing more than no type.
-KINDS = frozenset({"article-journal", "article-magazine", "article-newspaper", "paper-conference", "book", "chapter",
-                   "thesis", "report", "manuscript", "webpage", "pamphlet", "dataset", "software"})  # fmt: skip
+KINDS = frozenset(
+    {
+        "article-journal",
+        "article-magazine",
+        "article-newspaper",
+        "paper-conference",
+        "book",
+        "chapter",
+        "thesis",
+        "report",
+        "manuscript",
+        "webpage",
+        "pamphlet",
+        "dataset",
+        "software",
+    }
+)
 
 
 def sniff(name: str, head: bytes) -> bool:
     text = head.decode("utf-8", errors="ignore").lstrip("\ufeff \t\r\n")
-    return text.startswith("[") and '"type"' in text[:4096] and ('"family"' in text or '"issued"' in text
-                                                               or '"container-title"' in text)  # fmt: skip
+    return (
+        text.startswith("[")
+        and '"type"' in text[:4096]
+        and ('"family"' in text or '"issued"' in text or '"container-title"' in text)
+    )
 
 
 def read(path: Path) -> Iterator[RawRecord]:

@@ -53,7 +53,6 @@ def decode_utf8(data: bytes, name: str) -> str:
         raise InputError(name, line, f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
 
 
-
 def read_json(path: Path) -> object:
     """A (maybe gzipped) UTF-8 JSON file; a syntax error names its line."""
     text = decode_utf8(read_bytes(path), path.name)

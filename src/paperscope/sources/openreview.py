@@ -45,7 +45,8 @@ def read(path: Path) -> Iterator[RawRecord]:
             abstract=str(content["abstract"]) if content.get("abstract") else None,
             authors=[str(a) for a in content.get("authors") or [] if a],
             venue=_venue_name(venue or _invitation(note)),
-            year=year or _year_of(str(content.get("venueid") or note.get("domain") or _invitation(note)))
+            year=year
+            or _year_of(str(content.get("venueid") or note.get("domain") or _invitation(note)))
             or (datetime.fromtimestamp(created / 1000, UTC).year if isinstance(created, int) else None),
             status=_status(note, content),
             keywords=[str(k) for k in content.get("keywords") or [] if k],
@@ -57,7 +58,7 @@ def _submissions(data: Any, name: str) -> Iterator[tuple[str | None, int | None,
     if isinstance(data, dict) and isinstance(data.get("notes"), list):  # a raw API response
         data = data["notes"]
     if not isinstance(data, list):
-        raise InputError(name, 1, "not OpenReview notes: expected a list of notes or {\"notes\": [...]}")
+        raise InputError(name, 1, 'not OpenReview notes: expected a list of notes or {"notes": [...]}')
     for item in data:
         if isinstance(item, dict) and isinstance(item.get("submissions"), list):  # a crawler dump
             year = int(item["year"]) if str(item.get("year", "")).isdigit() else None
@@ -84,7 +85,7 @@ def _year_of(venue_path: str) -> int | None:
 
 
 def _venue_name(venue: str | None) -> str | None:
-    """"NIPS.cc/2018/Workshop/CDNNRIA" → "NIPS"."""
+    """ "NIPS.cc/2018/Workshop/CDNNRIA" → "NIPS"."""
     if not venue:
         return None
     return re.sub(r"\.(cc|org|net|com)$", "", venue.split("/")[0]) or None

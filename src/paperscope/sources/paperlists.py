@@ -16,9 +16,15 @@ MAX_FIELD_CHARS = 100_000
 _PAPER_KEYS = {"title", "abstract", "author", "site", "pdf", "track", "status"}
 _NAME_RE = re.compile(r"^(?P<venue>[a-z0-9]+?)(?P<year>(?:19|20)\d{2})$", re.IGNORECASE)
 VENUE_NAMES = {
-    "nips": "NeurIPS", "neurips": "NeurIPS", "siggraphasia": "SIGGRAPH Asia", "acmmm": "ACM MM",
-    "colm": "COLM", "ai4x": "AI4X", "automl": "AutoML", "3dv": "3DV",
-}  # fmt: skip
+    "nips": "NeurIPS",
+    "neurips": "NeurIPS",
+    "siggraphasia": "SIGGRAPH Asia",
+    "acmmm": "ACM MM",
+    "colm": "COLM",
+    "ai4x": "AI4X",
+    "automl": "AutoML",
+    "3dv": "3DV",
+}
 _URL_FIELDS = ("site", "pdf", "github", "project", "arxiv", "doi", "oa")
 
 
@@ -48,7 +54,9 @@ def read(path: Path) -> Iterator[RawRecord]:
     for number, item in enumerate(data, start=1):
         if not isinstance(item, dict) or not _PAPER_KEYS & item.keys():
             raise InputError(path.name, number, "not a paper list: record is not a paper object")
-        yield _record(item, Source(path.name, number, path.name.split(".", 1)[0], FORMAT, _text(item, "id")), venue, year)
+        yield _record(
+            item, Source(path.name, number, path.name.split(".", 1)[0], FORMAT, _text(item, "id")), venue, year
+        )
 
 
 def _record(item: dict[str, Any], source: Source, venue: str | None, year: int | None) -> RawRecord:

@@ -26,8 +26,11 @@ def read(path: Path) -> Iterator[RawRecord]:
     for paper in papers:
         if not isinstance(paper, dict) or "paperId" not in paper:
             raise InputError(path.name, number + 1, "not a Semantic Scholar paper: no paperId")
-        related = [("paper", paper)] + [(kind, item.get("citedPaper") or item.get("citingPaper") or item)
-                                        for kind in ("references", "citations") for item in paper.get(kind) or []]  # fmt: skip
+        related = [("paper", paper)] + [
+            (kind, item.get("citedPaper") or item.get("citingPaper") or item)
+            for kind in ("references", "citations")
+            for item in paper.get(kind) or []
+        ]
         for kind, item in related:
             number += 1
             if isinstance(item, dict) and item.get("title"):

@@ -22,7 +22,7 @@ COLUMNS = {
     "id": ("uid", "id", "paper id", "openreview id", "forum"),
     "url": ("url", "link", "pdf", "site"),
     "keywords": ("keywords", "tags", "topics"),
-}  # fmt: skip
+}
 
 
 def sniff(name: str, head: bytes) -> bool:
@@ -51,6 +51,7 @@ def read(path: Path, columns: dict[str, str] | None = None) -> Iterator[RawRecor
         raise InputError(path.name, 1, "no title or abstract column in the header")
     try:
         for row in reader:
+
             def value(field: str, row: dict[str, str | None] = row) -> str | None:
                 column = chosen[field]
                 text = (row.get(column) or "").strip() if column else ""

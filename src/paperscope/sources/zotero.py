@@ -14,9 +14,18 @@ from paperscope.sources.files import read_json
 
 FORMAT = "zotero-json"
 # Zotero item types with the CSL type of the work (Zotero's own mapping); others say nothing more.
-KINDS = {"journalArticle": "article-journal", "conferencePaper": "paper-conference", "book": "book",
-         "bookSection": "chapter", "thesis": "thesis", "report": "report", "manuscript": "manuscript",
-         "webpage": "webpage", "newspaperArticle": "article-newspaper", "magazineArticle": "article-magazine"}  # fmt: skip
+KINDS = {
+    "journalArticle": "article-journal",
+    "conferencePaper": "paper-conference",
+    "book": "book",
+    "bookSection": "chapter",
+    "thesis": "thesis",
+    "report": "report",
+    "manuscript": "manuscript",
+    "webpage": "webpage",
+    "newspaperArticle": "article-newspaper",
+    "magazineArticle": "article-magazine",
+}
 _VENUES = ("publicationTitle", "bookTitle", "proceedingsTitle", "websiteTitle", "university", "institution")
 
 
@@ -56,7 +65,7 @@ def _text(item: dict[str, Any], key: str) -> str | None:
 
 
 def _name(creator: dict[str, Any]) -> str:
-    """"Family, Given" for a person, an organisation (one `name` field) in braces."""
+    """ "Family, Given" for a person, an organisation (one `name` field) in braces."""
     if creator.get("lastName"):
         return ", ".join(p for p in (creator["lastName"], creator.get("firstName")) if p)
     return literal(str(creator["name"])) if creator.get("name") else ""

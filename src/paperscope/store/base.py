@@ -49,8 +49,9 @@ class Store(Protocol):
     def put_file(self, path: str, name: str, sha256: str, fmt: str, records: int) -> tuple[int, set[str]]: ...
 
     # sources and papers, as the pipeline writes them
-    def candidates(self, keys: Iterable[str], bands: Iterable[int], title_keys: Iterable[str],
-                   identities: Iterable[str] = ()) -> list[LibraryPaper]: ...  # fmt: skip
+    def candidates(
+        self, keys: Iterable[str], bands: Iterable[int], title_keys: Iterable[str], identities: Iterable[str] = ()
+    ) -> list[LibraryPaper]: ...
     def add_sources(self, rows: Iterable[tuple[str, int, int, str, RawRecord]]) -> None: ...
     def source_records(self, paper_id: str) -> list[RawRecord]: ...
     def add_papers(self, rows: Iterable[tuple[Paper, str, str | None, tuple[int, ...]]]) -> None: ...
@@ -58,8 +59,14 @@ class Store(Protocol):
     def remove_orphans(self) -> int: ...
 
     # searching
-    def search_lexical(self, query: lexical.Query, limit: int, filters: lexical.Filters | None = None,
-                       raw: str | None = None, enough: int | None = None) -> list[lexical.LexicalHit]: ...  # fmt: skip
+    def search_lexical(
+        self,
+        query: lexical.Query,
+        limit: int,
+        filters: lexical.Filters | None = None,
+        raw: str | None = None,
+        enough: int | None = None,
+    ) -> list[lexical.LexicalHit]: ...
     def count_every(self, query: lexical.Query, filters: lexical.Filters | None = None) -> int:
         """How many papers have every term of the query and pass the filters."""
         ...
@@ -75,8 +82,15 @@ class Store(Protocol):
     # vectors and meaning
     def vectors(self) -> semantic.Vectors: ...
     def vector_of(self, paper_id: str) -> np.ndarray | None: ...
-    def nearest(self, vector: np.ndarray, k: int, filters: lexical.Filters | None = None, within: set[str] | None = None,
-                exclude: list[str] | None = None, skip: set[str] | None = None) -> list[tuple[str, float]]: ...  # fmt: skip
+    def nearest(
+        self,
+        vector: np.ndarray,
+        k: int,
+        filters: lexical.Filters | None = None,
+        within: set[str] | None = None,
+        exclude: list[str] | None = None,
+        skip: set[str] | None = None,
+    ) -> list[tuple[str, float]]: ...
     def count_missing_vectors(self) -> int: ...
     def missing_vectors(self, limit: int) -> list[tuple[str, str, Paper]]: ...
     def put_vectors(self, rows: Iterable[tuple[str, str, bytes]]) -> None: ...
@@ -85,8 +99,9 @@ class Store(Protocol):
     def version(self) -> tuple[int, int]: ...
 
     # topics and the map
-    def put_layout(self, topics: Iterable[tuple[int, str, list[str], int]],
-                   points: Iterable[tuple[str, int, float, float]]) -> None: ...  # fmt: skip
+    def put_layout(
+        self, topics: Iterable[tuple[int, str, list[str], int]], points: Iterable[tuple[str, int, float, float]]
+    ) -> None: ...
     def topics(self) -> list[tuple[int, str, list[str], int]]: ...
     def map_points(self, filters: lexical.Filters | None = None) -> list[tuple[str, str, int, float, float]]: ...
 
@@ -119,5 +134,6 @@ class Store(Protocol):
     def cite_keys(self) -> dict[str, str]: ...  # paper id → key, gone papers' too
     def papers_without_cite_key(self) -> list[Paper]: ...
     def put_cite_keys(self, keys: dict[str, str]) -> None: ...  # paper id → key
-    def iter_papers(self, order: str = "id", limit: int | None = None, offset: int = 0,
-                    filters: lexical.Filters | None = None) -> Iterator[Paper]: ...  # fmt: skip
+    def iter_papers(
+        self, order: str = "id", limit: int | None = None, offset: int = 0, filters: lexical.Filters | None = None
+    ) -> Iterator[Paper]: ...

@@ -22,8 +22,15 @@ from paperscope.model import Paper
 _TOKEN = re.compile(r"[^\W_]+")
 MAX_POSITION = 16_383  # PostgreSQL's largest tsvector position
 COLUMN_GAP = 8  # positions between columns, so that a phrase never runs from one into the next
-DOC_WEIGHTS = {"name": "A", "title": "B", "display_title": "B", "models": "C", "benchmarks": "C",
-               "abstract": "D", "authors": "D"}  # fmt: skip
+DOC_WEIGHTS = {
+    "name": "A",
+    "title": "B",
+    "display_title": "B",
+    "models": "C",
+    "benchmarks": "C",
+    "abstract": "D",
+    "authors": "D",
+}
 FIELD_WEIGHTS = {"models": "A", "benchmarks": "B", "authors": "C"}
 # ts_rank's weights for D, C, B, A: bm25()'s column weights of SQLite (name 6, titles 4/3, ...) over 6
 RANK_WEIGHTS = "{0.1667, 0.3333, 0.6667, 1.0}"

@@ -43,7 +43,7 @@ from paperscope.store.rows import (
     now,
     now_precise,
     pack,
-    tally_facets,  # fmt: skip
+    tally_facets,
     unpack,
 )
 
@@ -101,8 +101,9 @@ MIGRATIONS: list[str] = [
                           PRIMARY KEY (reader, paper_id));
     CREATE TABLE notes (reader {_TEXT} NOT NULL, paper_id TEXT NOT NULL, text TEXT NOT NULL, updated_at TEXT NOT NULL,
                         PRIMARY KEY (reader, paper_id));
-    CREATE TABLE saved_searches (reader {_TEXT} NOT NULL, name {_TEXT} NOT NULL, query TEXT NOT NULL, mode TEXT NOT NULL,
-                                 filters TEXT NOT NULL, last_seen TEXT NOT NULL, PRIMARY KEY (reader, name));
+    CREATE TABLE saved_searches (reader {_TEXT} NOT NULL, name {_TEXT} NOT NULL, query TEXT NOT NULL,
+                                 mode TEXT NOT NULL, filters TEXT NOT NULL, last_seen TEXT NOT NULL,
+                                 PRIMARY KEY (reader, name));
     """,
     # 3: citation keys, assigned once (paperscope.citekeys); a gone paper's key stays taken
     """
@@ -111,13 +112,18 @@ MIGRATIONS: list[str] = [
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
-_ORDERS = {"id": "p.id", "venue": "p.venue NULLS FIRST, p.year NULLS FIRST, p.id",
-           "year": "p.year NULLS FIRST, p.venue NULLS FIRST, p.id", "title": "p.display_title, p.id"}  # fmt: skip
+_ORDERS = {
+    "id": "p.id",
+    "venue": "p.venue NULLS FIRST, p.year NULLS FIRST, p.id",
+    "year": "p.year NULLS FIRST, p.venue NULLS FIRST, p.id",
+    "title": "p.display_title, p.id",
+}
 _FACETS = ("venue", "year", "contribution", "has_code")
-_TOPIC_LABEL = ("(SELECT t.label FROM paper_topics AS pt JOIN topics AS t ON t.id = pt.topic"
-                " WHERE pt.paper_id = p.id)")  # fmt: skip
-_MISSING = (" FROM papers AS p LEFT JOIN vectors AS v ON v.paper_id = p.id AND v.embed_hash = p.embed_hash"
-            " WHERE v.paper_id IS NULL")  # fmt: skip
+_TOPIC_LABEL = "(SELECT t.label FROM paper_topics AS pt JOIN topics AS t ON t.id = pt.topic WHERE pt.paper_id = p.id)"
+_MISSING = (
+    " FROM papers AS p LEFT JOIN vectors AS v ON v.paper_id = p.id AND v.embed_hash = p.embed_hash"
+    " WHERE v.paper_id IS NULL"
+)
 _CURRENT = " FROM vectors AS v JOIN papers AS p ON p.id = v.paper_id AND p.embed_hash = v.embed_hash"
 
 
@@ -183,9 +189,12 @@ class PostgresStore:
             with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
                 self._migrate(conn)
         except psycopg.OperationalError as exc:
-            raise PaperscopeError(f"{safe_location(url)}: cannot reach the PostgreSQL server ({_first_line(exc)})") from None
-        self.pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, kwargs={"autocommit": True},
-                                   configure=_configure, open=True)  # fmt: skip
+            raise PaperscopeError(
+                f"{safe_location(url)}: cannot reach the PostgreSQL server ({_first_line(exc)})"
+            ) from None
+        self.pool = ConnectionPool(
+            url, min_size=1, max_size=POOL_SIZE, kwargs={"autocommit": True}, configure=_configure, open=True
+        )
 
     def _migrate(self, conn: psycopg.Connection) -> None:
         with conn.transaction():
@@ -194,11 +203,17 @@ class PostgresStore:
             row = conn.execute("SELECT version FROM schema_version").fetchone()
             version = row[0] if row else 0
             if version > SCHEMA_VERSION:
-                raise PaperscopeError(f"{safe_location(self.url)}: made by a newer paperscope (schema {version} > {SCHEMA_VERSION})")
-            if version < SCHEMA_VERSION and not conn.execute(
-                    "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone():  # fmt: skip
-                raise PaperscopeError(f"{safe_location(self.url)}: the server has no pgvector (the `vector` extension);"
-                                      " install it, or use a SQLite file")  # fmt: skip
+                raise PaperscopeError(
+                    f"{safe_location(self.url)}: made by a newer paperscope (schema {version} > {SCHEMA_VERSION})"
+                )
+            if (
+                version < SCHEMA_VERSION
+                and not conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone()
+            ):
+                raise PaperscopeError(
+                    f"{safe_location(self.url)}: the server has no pgvector (the `vector` extension);"
+                    " install it, or use a SQLite file"
+                )
             for number in range(version, SCHEMA_VERSION):
                 conn.execute(MIGRATIONS[number].encode())
             if not row:
@@ -285,19 +300,25 @@ class PostgresStore:
         self._exclusive()
         old = self.file_by_path(path)
         if old is None:
-            row = self._one("INSERT INTO files (path, name, sha256, format, records, ingested_at)"
-                            " VALUES (%s, %s, %s, %s, %s, %s) RETURNING id", (path, name, sha256, fmt, records, now()))  # fmt: skip
+            row = self._one(
+                "INSERT INTO files (path, name, sha256, format, records, ingested_at)"
+                " VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
+                (path, name, sha256, fmt, records, now()),
+            )
             return int(row[0]), set()  # type: ignore[index]
         affected = {r[0] for r in self._all("SELECT paper_id FROM sources WHERE file_id = %s", (old.id,))}
         self._run("DELETE FROM sources WHERE file_id = %s", (old.id,))
-        self._run("UPDATE files SET name = %s, sha256 = %s, format = %s, records = %s, ingested_at = %s WHERE id = %s",
-                  (name, sha256, fmt, records, now(), old.id))  # fmt: skip
+        self._run(
+            "UPDATE files SET name = %s, sha256 = %s, format = %s, records = %s, ingested_at = %s WHERE id = %s",
+            (name, sha256, fmt, records, now(), old.id),
+        )
         return old.id, affected
 
     # sources and papers
 
-    def candidates(self, keys: Iterable[str], bands: Iterable[int], title_keys: Iterable[str],
-                   identities: Iterable[str] = ()) -> list[LibraryPaper]:  # fmt: skip
+    def candidates(
+        self, keys: Iterable[str], bands: Iterable[int], title_keys: Iterable[str], identities: Iterable[str] = ()
+    ) -> list[LibraryPaper]:
         self._exclusive()
         ids: set[str] = set()
         for sql, values in (
@@ -311,13 +332,19 @@ class PostgresStore:
         rows = self._all(
             "SELECT id, key, title_key, venue, year, data::json->>'abstract',"
             " (SELECT array_agg(identity ORDER BY identity) FROM paper_ids WHERE paper_id = papers.id)"
-            " FROM papers WHERE id = ANY(%s) ORDER BY id", (sorted(ids),))  # fmt: skip
+            " FROM papers WHERE id = ANY(%s) ORDER BY id",
+            (sorted(ids),),
+        )
         return [LibraryPaper(*row[:6], tuple(row[6] or ())) for row in rows]
 
     def add_sources(self, rows: Iterable[tuple[str, int, int, str, RawRecord]]) -> None:
-        self._many("INSERT INTO sources (paper_id, file_id, line, key, record, external_id) VALUES (%s, %s, %s, %s, %s, %s)",
-                   ((pid, fid, line, key, orjson.dumps(rec).decode(), rec.source.external_id)
-                    for pid, fid, line, key, rec in rows))  # fmt: skip
+        self._many(
+            "INSERT INTO sources (paper_id, file_id, line, key, record, external_id) VALUES (%s, %s, %s, %s, %s, %s)",
+            (
+                (pid, fid, line, key, orjson.dumps(rec).decode(), rec.source.external_id)
+                for pid, fid, line, key, rec in rows
+            ),
+        )
 
     def source_records(self, paper_id: str) -> list[RawRecord]:
         rows = self._all("SELECT record FROM sources WHERE paper_id = %s ORDER BY id", (paper_id,))
@@ -329,27 +356,50 @@ class PostgresStore:
         self._insert(rows)
         self._log((p.id, "added", p.display_title) for p, _, _, _ in rows)
 
-    def _insert(self, rows: list[tuple[Paper, str, str | None, tuple[int, ...]]], stamps: list[str] | None = None) -> None:
+    def _insert(
+        self, rows: list[tuple[Paper, str, str | None, tuple[int, ...]]], stamps: list[str] | None = None
+    ) -> None:
         stamps = stamps or [now()] * len(rows)
         self._many(
             "INSERT INTO papers (id, key, title_key, venue, year, display_title, contribution, has_code, data, bands,"
             " updated_at, embed_hash, doc, fields) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
             " %s::tsvector, %s::tsvector)",
-            ((p.id, key, title_key, p.venue, p.year, p.display_title, p.contribution, bool(p.urls.code), pack(p),
-              orjson.dumps(bands).decode(), stamp, semantic.text_hash(p), *pg_text.documents(p))
-             for (p, key, title_key, bands), stamp in zip(rows, stamps, strict=True)),
-        )  # fmt: skip
-        self._many("INSERT INTO paper_ids (identity, paper_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
-                   ((identity, p.id) for p, _, _, _ in rows for identity in identities(p)))  # fmt: skip
-        self._many("INSERT INTO paper_bands (band, paper_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
-                   ((band, p.id) for p, _, _, bands in rows for band in bands))  # fmt: skip
+            (
+                (
+                    p.id,
+                    key,
+                    title_key,
+                    p.venue,
+                    p.year,
+                    p.display_title,
+                    p.contribution,
+                    bool(p.urls.code),
+                    pack(p),
+                    orjson.dumps(bands).decode(),
+                    stamp,
+                    semantic.text_hash(p),
+                    *pg_text.documents(p),
+                )
+                for (p, key, title_key, bands), stamp in zip(rows, stamps, strict=True)
+            ),
+        )
+        self._many(
+            "INSERT INTO paper_ids (identity, paper_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+            ((identity, p.id) for p, _, _, _ in rows for identity in identities(p)),
+        )
+        self._many(
+            "INSERT INTO paper_bands (band, paper_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+            ((band, p.id) for p, _, _, bands in rows for band in bands),
+        )
         self._count_terms((p for p, _, _, _ in rows), +1)
 
     def _count_terms(self, papers: Iterable[Paper], sign: int) -> None:
         counts = Counter(t for p in papers for t in pg_text.unique_tokens(p))
-        self._many("INSERT INTO terms (term, papers) VALUES (%s, %s)"
-                   " ON CONFLICT (term) DO UPDATE SET papers = terms.papers + excluded.papers",
-                   sorted((term, sign * n) for term, n in counts.items()))  # fmt: skip
+        self._many(
+            "INSERT INTO terms (term, papers) VALUES (%s, %s)"
+            " ON CONFLICT (term) DO UPDATE SET papers = terms.papers + excluded.papers",
+            sorted((term, sign * n) for term, n in counts.items()),
+        )
 
     def put_paper(self, paper: Paper, key: str, title_key: str | None, bands: tuple[int, ...]) -> str:
         self._exclusive()
@@ -369,14 +419,18 @@ class PostgresStore:
     def _drop(self, paper_id: str) -> None:
         row = self._one("DELETE FROM papers WHERE id = %s RETURNING data, bands", (paper_id,))
         if row:
-            self._run("DELETE FROM paper_bands WHERE band = ANY(%s) AND paper_id = %s", (orjson.loads(row[1]), paper_id))
+            self._run(
+                "DELETE FROM paper_bands WHERE band = ANY(%s) AND paper_id = %s", (orjson.loads(row[1]), paper_id)
+            )
             self._run("DELETE FROM paper_ids WHERE paper_id = %s", (paper_id,))
             self._count_terms([unpack(row[0])], -1)
 
     def remove_orphans(self) -> int:
         self._exclusive()
-        orphans = self._all("SELECT id, display_title FROM papers AS p"
-                            " WHERE NOT EXISTS (SELECT 1 FROM sources AS s WHERE s.paper_id = p.id)")  # fmt: skip
+        orphans = self._all(
+            "SELECT id, display_title FROM papers AS p"
+            " WHERE NOT EXISTS (SELECT 1 FROM sources AS s WHERE s.paper_id = p.id)"
+        )
         for paper_id, _ in orphans:
             self._drop(paper_id)
         self._log((paper_id, "removed", title) for paper_id, title in orphans)
@@ -384,13 +438,17 @@ class PostgresStore:
         return len(orphans)
 
     def _log(self, rows: Iterable[tuple[str, str, str]]) -> None:
-        self._many("INSERT INTO changes (at, paper_id, kind, detail) VALUES (%s, %s, %s, %s)",
-                   ((self._stamp, pid, kind, detail) for pid, kind, detail in rows))  # fmt: skip
+        self._many(
+            "INSERT INTO changes (at, paper_id, kind, detail) VALUES (%s, %s, %s, %s)",
+            ((self._stamp, pid, kind, detail) for pid, kind, detail in rows),
+        )
 
     def changes(self, since: str | None = None) -> list[tuple[str, str, str, str]]:
         if since is None:
-            return self._all("SELECT at, paper_id, kind, detail FROM changes"
-                             " WHERE at = (SELECT max(at) FROM changes) ORDER BY kind, id")  # fmt: skip
+            return self._all(
+                "SELECT at, paper_id, kind, detail FROM changes"
+                " WHERE at = (SELECT max(at) FROM changes) ORDER BY kind, id"
+            )
         return self._all("SELECT at, paper_id, kind, detail FROM changes WHERE at > %s ORDER BY at, kind, id", (since,))
 
     def added_since(self, since: str) -> set[str]:
@@ -427,14 +485,18 @@ class PostgresStore:
 
     def tag(self, reader: str, paper_id: str, tag: str, on: bool) -> None:
         if on:
-            self._run("INSERT INTO tags (reader, paper_id, tag, added_at) VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                      (reader, paper_id, tag, now()))  # fmt: skip
+            self._run(
+                "INSERT INTO tags (reader, paper_id, tag, added_at) VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (reader, paper_id, tag, now()),
+            )
         else:
             self._run("DELETE FROM tags WHERE reader = %s AND paper_id = %s AND tag = %s", (reader, paper_id, tag))
 
     def tags(self, reader: str, paper_id: str | None = None) -> list[tuple[str, int]]:
         if paper_id is not None:
-            rows = self._all("SELECT tag FROM tags WHERE reader = %s AND paper_id = %s ORDER BY tag", (reader, paper_id))
+            rows = self._all(
+                "SELECT tag FROM tags WHERE reader = %s AND paper_id = %s ORDER BY tag", (reader, paper_id)
+            )
             return [(t, 1) for (t,) in rows]
         return self._all("SELECT tag, count(*) FROM tags WHERE reader = %s GROUP BY tag ORDER BY tag", (reader,))
 
@@ -442,9 +504,12 @@ class PostgresStore:
         if state is None:
             self._run("DELETE FROM reading WHERE reader = %s AND paper_id = %s", (reader, paper_id))
         else:
-            self._run("INSERT INTO reading (reader, paper_id, state, updated_at) VALUES (%s, %s, %s, %s)"
-                      " ON CONFLICT (reader, paper_id) DO UPDATE SET state = excluded.state,"
-                      " updated_at = excluded.updated_at", (reader, paper_id, state, now()))  # fmt: skip
+            self._run(
+                "INSERT INTO reading (reader, paper_id, state, updated_at) VALUES (%s, %s, %s, %s)"
+                " ON CONFLICT (reader, paper_id) DO UPDATE SET state = excluded.state,"
+                " updated_at = excluded.updated_at",
+                (reader, paper_id, state, now()),
+            )
 
     def state(self, reader: str, paper_id: str) -> str | None:
         row = self._one("SELECT state FROM reading WHERE reader = %s AND paper_id = %s", (reader, paper_id))
@@ -452,9 +517,12 @@ class PostgresStore:
 
     def set_note(self, reader: str, paper_id: str, text: str) -> None:
         if text.strip():
-            self._run("INSERT INTO notes (reader, paper_id, text, updated_at) VALUES (%s, %s, %s, %s)"
-                      " ON CONFLICT (reader, paper_id) DO UPDATE SET text = excluded.text,"
-                      " updated_at = excluded.updated_at", (reader, paper_id, text, now()))  # fmt: skip
+            self._run(
+                "INSERT INTO notes (reader, paper_id, text, updated_at) VALUES (%s, %s, %s, %s)"
+                " ON CONFLICT (reader, paper_id) DO UPDATE SET text = excluded.text,"
+                " updated_at = excluded.updated_at",
+                (reader, paper_id, text, now()),
+            )
         else:
             self._run("DELETE FROM notes WHERE reader = %s AND paper_id = %s", (reader, paper_id))
 
@@ -473,22 +541,29 @@ class PostgresStore:
         if not clauses:
             clauses.append("id IN (SELECT paper_id FROM reading WHERE reader = %s)")
             params.append(reader)
-        return [r[0] for r in self._all(f"SELECT id FROM papers WHERE {' AND '.join(clauses)} ORDER BY display_title",
-                                        params)]  # fmt: skip
+        return [
+            r[0]
+            for r in self._all(f"SELECT id FROM papers WHERE {' AND '.join(clauses)} ORDER BY display_title", params)
+        ]
 
     def save_search(self, reader: str, name: str, query: str, mode: str, filters: str) -> None:
-        self._run("INSERT INTO saved_searches (reader, name, query, mode, filters, last_seen)"
-                  " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (reader, name) DO UPDATE SET query = excluded.query,"
-                  " mode = excluded.mode, filters = excluded.filters, last_seen = excluded.last_seen",
-                  (reader, name, query, mode, filters, now_precise()))  # fmt: skip
+        self._run(
+            "INSERT INTO saved_searches (reader, name, query, mode, filters, last_seen)"
+            " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (reader, name) DO UPDATE SET query = excluded.query,"
+            " mode = excluded.mode, filters = excluded.filters, last_seen = excluded.last_seen",
+            (reader, name, query, mode, filters, now_precise()),
+        )
 
     def saved_searches(self, reader: str) -> list[tuple[str, str, str, str, str]]:
-        return self._all("SELECT name, query, mode, filters, last_seen FROM saved_searches WHERE reader = %s"
-                         " ORDER BY name", (reader,))  # fmt: skip
+        return self._all(
+            "SELECT name, query, mode, filters, last_seen FROM saved_searches WHERE reader = %s ORDER BY name",
+            (reader,),
+        )
 
     def seen(self, reader: str, name: str) -> None:
-        self._run("UPDATE saved_searches SET last_seen = %s WHERE reader = %s AND name = %s",
-                  (now_precise(), reader, name))  # fmt: skip
+        self._run(
+            "UPDATE saved_searches SET last_seen = %s WHERE reader = %s AND name = %s", (now_precise(), reader, name)
+        )
 
     # vectors
 
@@ -500,10 +575,12 @@ class PostgresStore:
         return [(pid, digest, unpack(data)) for pid, digest, data in rows]
 
     def put_vectors(self, rows: Iterable[tuple[str, str, bytes]]) -> None:
-        self._many("INSERT INTO vectors (paper_id, embed_hash, vector, embedding) VALUES (%s, %s, %s, %s)"
-                   " ON CONFLICT (paper_id) DO UPDATE SET embed_hash = excluded.embed_hash,"
-                   " vector = excluded.vector, embedding = excluded.embedding",
-                   ((pid, digest, blob, _halfvec(blob)) for pid, digest, blob in rows))  # fmt: skip
+        self._many(
+            "INSERT INTO vectors (paper_id, embed_hash, vector, embedding) VALUES (%s, %s, %s, %s)"
+            " ON CONFLICT (paper_id) DO UPDATE SET embed_hash = excluded.embed_hash,"
+            " vector = excluded.vector, embedding = excluded.embedding",
+            ((pid, digest, blob, _halfvec(blob)) for pid, digest, blob in rows),
+        )
 
     def count_vectors(self) -> int:
         return int(self._one("SELECT count(*)" + _CURRENT)[0])  # type: ignore[index]
@@ -514,14 +591,23 @@ class PostgresStore:
 
     def vectors(self) -> semantic.Vectors:
         """Every vector in memory (for the map and recommendations; searching asks the index)."""
-        return self._vectors.get(self.version(), lambda: semantic.Vectors.from_rows(self.count_vectors(), self.vector_rows()))
+        return self._vectors.get(
+            self.version(), lambda: semantic.Vectors.from_rows(self.count_vectors(), self.vector_rows())
+        )
 
     def vector_of(self, paper_id: str) -> np.ndarray | None:
         row = self._one("SELECT v.vector" + _CURRENT + " WHERE v.paper_id = %s", (paper_id,))
         return np.frombuffer(bytes(row[0]), dtype=semantic.STORED_DTYPE).astype(np.float32) if row else None
 
-    def nearest(self, vector: np.ndarray, k: int, filters: lexical.Filters | None = None, within: set[str] | None = None,
-                exclude: list[str] | None = None, skip: set[str] | None = None) -> list[tuple[str, float]]:  # fmt: skip
+    def nearest(
+        self,
+        vector: np.ndarray,
+        k: int,
+        filters: lexical.Filters | None = None,
+        within: set[str] | None = None,
+        exclude: list[str] | None = None,
+        skip: set[str] | None = None,
+    ) -> list[tuple[str, float]]:
         """The HNSW index's k nearest by cosine, filters applied during the scan (iterative scan)."""
         if k <= 0 or (within is not None and not within):
             return []
@@ -538,31 +624,49 @@ class PostgresStore:
             rows = self._all(
                 "SELECT n.paper_id, n.distance FROM (SELECT paper_id, embed_hash, embedding <=> %s AS distance"
                 " FROM vectors ORDER BY embedding <=> %s LIMIT %s) AS n JOIN papers AS p ON p.id = n.paper_id"
-                " AND p.embed_hash = n.embed_hash ORDER BY n.distance", (query, query, k + len(skip) + 10))  # fmt: skip
+                " AND p.embed_hash = n.embed_hash ORDER BY n.distance",
+                (query, query, k + len(skip) + 10),
+            )
             return [(paper_id, 1.0 - float(distance)) for paper_id, distance in rows if paper_id not in skip][:k]
         if skip:
             where += " AND NOT (p.id = ANY(%s))"
             params.append(sorted(skip))
         rows = self._all(
             "SELECT v.paper_id, v.embedding <=> %s AS distance" + _CURRENT + f" WHERE TRUE {where}"
-            " ORDER BY distance LIMIT %s", (query, *params, k))  # fmt: skip
+            " ORDER BY distance LIMIT %s",
+            (query, *params, k),
+        )
         return [(paper_id, 1.0 - float(distance)) for paper_id, distance in rows]
 
     # searching
 
-    def search_lexical(self, query: lexical.Query, limit: int, filters: lexical.Filters | None = None,
-                       raw: str | None = None, enough: int | None = None) -> list[lexical.LexicalHit]:  # fmt: skip
+    def search_lexical(
+        self,
+        query: lexical.Query,
+        limit: int,
+        filters: lexical.Filters | None = None,
+        raw: str | None = None,
+        enough: int | None = None,
+    ) -> list[lexical.LexicalHit]:
         """Papers with every term first, then with any of the rarest, each by IDF-weighted ts_rank.
 
         `raw` is taken as PostgreSQL's web-search syntax (the SQLite store takes FTS5's)."""
         where, params = _where(query.filters(filters))
         if raw is not None:
             websearch = "websearch_to_tsquery('simple', %s)"
-            return self._ranked(f"p.doc @@ {websearch}", [raw],
-                                (f"ts_rank('{pg_text.RANK_WEIGHTS}', p.doc, {websearch}, 32)", [raw]), where, params, limit)  # fmt: skip
+            return self._ranked(
+                f"p.doc @@ {websearch}",
+                [raw],
+                (f"ts_rank('{pg_text.RANK_WEIGHTS}', p.doc, {websearch}, 32)", [raw]),
+                where,
+                params,
+                limit,
+            )
         if not query.must:
-            rows = self._all(f"SELECT p.id FROM papers AS p WHERE TRUE {where} ORDER BY p.year DESC NULLS LAST, p.id"
-                             " LIMIT %s", (*params, limit))  # fmt: skip
+            rows = self._all(
+                f"SELECT p.id FROM papers AS p WHERE TRUE {where} ORDER BY p.year DESC NULLS LAST, p.id LIMIT %s",
+                (*params, limit),
+            )
             return [lexical.LexicalHit(pid, 0.0) for (pid,) in rows]
         frequency = self._frequency()
         total = max(self._papers_total(), 1)
@@ -577,10 +681,12 @@ class PostgresStore:
             if len(hits) >= (enough or limit):
                 break
             scored = [(term, found) for term in terms if (found := pg_text.term(term))]
-            score = (" + ".join(f"%s * ts_rank('{pg_text.RANK_WEIGHTS}', p.{vector}, %s::tsquery, 32)"
-                                for _, (vector, _) in scored),
-                     [x for term, (_, tsquery) in scored
-                      for x in (_idf(_idf_frequency(term, frequency), total), tsquery)])  # fmt: skip
+            score = (
+                " + ".join(
+                    f"%s * ts_rank('{pg_text.RANK_WEIGHTS}', p.{vector}, %s::tsquery, 32)" for _, (vector, _) in scored
+                ),
+                [x for term, (_, tsquery) in scored for x in (_idf(_idf_frequency(term, frequency), total), tsquery)],
+            )
             for hit in self._ranked(*condition, score, where, params, limit):
                 if hit.paper_id not in seen:
                     seen.add(hit.paper_id)
@@ -598,12 +704,16 @@ class PostgresStore:
         row = self._one(f"SELECT count(*) FROM papers AS p WHERE {condition} {where}", (*condition_params, *params))
         return int(row[0])  # type: ignore[index]
 
-    def _ranked(self, condition: str, condition_params: list, score: tuple[str, list], where: str, params: list,
-                limit: int) -> list[lexical.LexicalHit]:  # fmt: skip
+    def _ranked(
+        self, condition: str, condition_params: list, score: tuple[str, list], where: str, params: list, limit: int
+    ) -> list[lexical.LexicalHit]:
         if not condition:
             return []
-        rows = self._all(f"SELECT p.id, {score[0]} AS score FROM papers AS p WHERE {condition} {where}"
-                         " ORDER BY score DESC, p.id LIMIT %s", (*score[1], *condition_params, *params, limit))  # fmt: skip
+        rows = self._all(
+            f"SELECT p.id, {score[0]} AS score FROM papers AS p WHERE {condition} {where}"
+            " ORDER BY score DESC, p.id LIMIT %s",
+            (*score[1], *condition_params, *params, limit),
+        )
         return [lexical.LexicalHit(pid, float(value)) for pid, value in rows]
 
     def _papers_total(self) -> int:
@@ -615,8 +725,10 @@ class PostgresStore:
 
     def matching_ids(self, expression: str) -> set[str]:
         """Ids of the papers a query in PostgreSQL's web-search syntax matches."""
-        return {r[0] for r in self._all("SELECT id FROM papers WHERE doc @@ websearch_to_tsquery('simple', %s)",
-                                        (expression,))}  # fmt: skip
+        return {
+            r[0]
+            for r in self._all("SELECT id FROM papers WHERE doc @@ websearch_to_tsquery('simple', %s)", (expression,))
+        }
 
     # moving a whole library
 
@@ -633,8 +745,10 @@ class PostgresStore:
 
     def load(self, table: str, rows: list[tuple]) -> None:
         if table == "papers":
-            self._insert([(unpack(data), key, title_key, tuple(orjson.loads(bands))) for data, key, title_key, bands, _ in rows],
-                         [stamp for *_, stamp in rows])  # fmt: skip
+            self._insert(
+                [(unpack(data), key, title_key, tuple(orjson.loads(bands))) for data, key, title_key, bands, _ in rows],
+                [stamp for *_, stamp in rows],
+            )
             return
         if table == "vectors":
             self.put_vectors(rows)
@@ -658,18 +772,27 @@ class PostgresStore:
             target.close()
 
     def check(self) -> dict[str, object]:
-        counts = {table: int(self._one(f"SELECT count(*) FROM {table}")[0])  # type: ignore[index]
-                  for table in ("files", "papers", "sources", "vectors", "topics")}  # fmt: skip
-        orphans = self._one("SELECT count(*) FROM sources AS s WHERE NOT EXISTS"
-                            " (SELECT 1 FROM papers AS p WHERE p.id = s.paper_id)")[0]  # type: ignore[index]
-        return {"integrity": "ok" if not orphans else [f"{orphans} sources of papers not stored"], **counts,
-                "vectors_missing": self.count_missing_vectors(), "schema": SCHEMA_VERSION}  # fmt: skip
+        counts = {
+            table: int(self._one(f"SELECT count(*) FROM {table}")[0])  # type: ignore[index]
+            for table in ("files", "papers", "sources", "vectors", "topics")
+        }
+        orphans = self._one(
+            "SELECT count(*) FROM sources AS s WHERE NOT EXISTS (SELECT 1 FROM papers AS p WHERE p.id = s.paper_id)"
+        )[0]  # type: ignore[index]
+        return {
+            "integrity": "ok" if not orphans else [f"{orphans} sources of papers not stored"],
+            **counts,
+            "vectors_missing": self.count_missing_vectors(),
+            "schema": SCHEMA_VERSION,
+        }
 
     # reading
 
     def paper_by_external_id(self, external_id: str) -> Paper | None:
-        row = self._one("SELECT p.data FROM sources AS s JOIN papers AS p ON p.id = s.paper_id"
-                        " WHERE s.external_id = %s LIMIT 1", (external_id,))  # fmt: skip
+        row = self._one(
+            "SELECT p.data FROM sources AS s JOIN papers AS p ON p.id = s.paper_id WHERE s.external_id = %s LIMIT 1",
+            (external_id,),
+        )
         return unpack(row[0]) if row else None
 
     def count_papers(self, filters: lexical.Filters | None = None) -> int:
@@ -679,30 +802,47 @@ class PostgresStore:
     def facet_counts(self, filters: lexical.Filters | None = None) -> dict[str, list[tuple[object, int]]]:
         where, params = _where(filters)
         counts = {
-            column: [_facet(row) for row in self._all(
-                f"SELECT p.{column}, count(*) AS n FROM papers AS p WHERE TRUE {where} AND p.{column} IS NOT NULL"
-                f" GROUP BY p.{column} ORDER BY n DESC, p.{column}", params)]
+            column: [
+                _facet(row)
+                for row in self._all(
+                    f"SELECT p.{column}, count(*) AS n FROM papers AS p WHERE TRUE {where} AND p.{column} IS NOT NULL"
+                    f" GROUP BY p.{column} ORDER BY n DESC, p.{column}",
+                    params,
+                )
+            ]
             for column in _FACETS
-        }  # fmt: skip
-        counts["topic"] = [tuple(row) for row in self._all(
-            f"SELECT pt.topic, count(*) AS n FROM papers AS p JOIN paper_topics AS pt ON pt.paper_id = p.id"
-            f" WHERE TRUE {where} GROUP BY pt.topic ORDER BY n DESC, pt.topic", params)]  # fmt: skip
+        }
+        counts["topic"] = [
+            tuple(row)
+            for row in self._all(
+                f"SELECT pt.topic, count(*) AS n FROM papers AS p JOIN paper_topics AS pt ON pt.paper_id = p.id"
+                f" WHERE TRUE {where} GROUP BY pt.topic ORDER BY n DESC, pt.topic",
+                params,
+            )
+        ]
         return counts  # type: ignore[return-value]
 
     def facet_counts_of(self, paper_ids: list[str]) -> dict[str, list[tuple[object, int]]]:
-        return tally_facets(self._all(
-            "SELECT p.venue, p.year, p.contribution, p.has_code::int, pt.topic FROM papers AS p"
-            " LEFT JOIN paper_topics AS pt ON pt.paper_id = p.id WHERE p.id = ANY(%s)", (paper_ids,)))  # fmt: skip
+        return tally_facets(
+            self._all(
+                "SELECT p.venue, p.year, p.contribution, p.has_code::int, pt.topic FROM papers AS p"
+                " LEFT JOIN paper_topics AS pt ON pt.paper_id = p.id WHERE p.id = ANY(%s)",
+                (paper_ids,),
+            )
+        )
 
     # topics and the map
 
-    def put_layout(self, topics: Iterable[tuple[int, str, list[str], int]],
-                   points: Iterable[tuple[str, int, float, float]]) -> None:  # fmt: skip
+    def put_layout(
+        self, topics: Iterable[tuple[int, str, list[str], int]], points: Iterable[tuple[str, int, float, float]]
+    ) -> None:
         self._exclusive()
         self._run("DELETE FROM topics")
         self._run("DELETE FROM paper_topics")
-        self._many("INSERT INTO topics (id, label, keywords, size) VALUES (%s, %s, %s, %s)",
-                   ((t, label, orjson.dumps(words).decode(), size) for t, label, words, size in topics))  # fmt: skip
+        self._many(
+            "INSERT INTO topics (id, label, keywords, size) VALUES (%s, %s, %s, %s)",
+            ((t, label, orjson.dumps(words).decode(), size) for t, label, words, size in topics),
+        )
         self._many("INSERT INTO paper_topics (paper_id, topic, x, y) VALUES (%s, %s, %s, %s)", points)
 
     def topics(self) -> list[tuple[int, str, list[str], int]]:
@@ -711,8 +851,11 @@ class PostgresStore:
 
     def map_points(self, filters: lexical.Filters | None = None) -> list[tuple[str, str, int, float, float]]:
         where, params = _where(filters)
-        return self._all("SELECT p.id, p.display_title, pt.topic, pt.x, pt.y FROM papers AS p JOIN paper_topics AS pt"
-                         f" ON pt.paper_id = p.id WHERE TRUE {where} ORDER BY p.id", params)  # fmt: skip
+        return self._all(
+            "SELECT p.id, p.display_title, pt.topic, pt.x, pt.y FROM papers AS p JOIN paper_topics AS pt"
+            f" ON pt.paper_id = p.id WHERE TRUE {where} ORDER BY p.id",
+            params,
+        )
 
     def cite_keys(self) -> dict[str, str]:
         return dict(self._all("SELECT paper_id, key FROM cite_keys"))
@@ -728,13 +871,16 @@ class PostgresStore:
         row = self._one(f"SELECT p.data, {_TOPIC_LABEL} FROM papers AS p WHERE p.id = %s", (paper_id,))
         return unpack(*row) if row else None
 
-    def iter_papers(self, order: str = "id", limit: int | None = None, offset: int = 0,
-                    filters: lexical.Filters | None = None) -> Iterator[Paper]:  # fmt: skip
+    def iter_papers(
+        self, order: str = "id", limit: int | None = None, offset: int = 0, filters: lexical.Filters | None = None
+    ) -> Iterator[Paper]:
         if order not in _ORDERS:
             raise PaperscopeError(f"unknown order {order!r}; one of {', '.join(_ORDERS)}")
         where, params = _where(filters)
-        sql = (f"SELECT p.data, {_TOPIC_LABEL} FROM papers AS p WHERE TRUE {where} ORDER BY {_ORDERS[order]}"
-               " LIMIT %s OFFSET %s")  # fmt: skip
+        sql = (
+            f"SELECT p.data, {_TOPIC_LABEL} FROM papers AS p WHERE TRUE {where} ORDER BY {_ORDERS[order]}"
+            " LIMIT %s OFFSET %s"
+        )
         for data, topic in self._stream(sql, (*params, limit, offset)):
             yield unpack(data, topic)
 

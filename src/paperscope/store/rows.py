@@ -30,9 +30,20 @@ COLUMNS = {
 """What `dump` yields and `load` takes, table by table in this order, as rows of these columns
 (text, numbers, and the vectors' float16 bytes). Bands, identities and the search index are
 rebuilt from the papers; ids of files are kept, those of sources and changes follow their order."""
-_ORDER = {"files": "id", "papers": "id", "sources": "id", "vectors": "paper_id", "topics": "id",
-          "paper_topics": "paper_id", "tags": "reader, paper_id, tag", "reading": "reader, paper_id",
-          "notes": "reader, paper_id", "saved_searches": "reader, name", "changes": "id", "cite_keys": "paper_id"}  # fmt: skip
+_ORDER = {
+    "files": "id",
+    "papers": "id",
+    "sources": "id",
+    "vectors": "paper_id",
+    "topics": "id",
+    "paper_topics": "paper_id",
+    "tags": "reader, paper_id, tag",
+    "reading": "reader, paper_id",
+    "notes": "reader, paper_id",
+    "saved_searches": "reader, name",
+    "changes": "id",
+    "cite_keys": "paper_id",
+}
 
 
 def dump_query(table: str) -> str:
@@ -74,8 +85,11 @@ def identities(paper: Paper) -> set[str]:
 
 def change_detail(before: Paper, after: Paper) -> str:
     """What an update changed that a reader cares about; "" when nothing of it."""
-    changed = [f"{name}: {_short(getattr(before, name))} → {_short(getattr(after, name))}"
-               for name in ("status", "title", "abstract") if getattr(before, name) != getattr(after, name)]  # fmt: skip
+    changed = [
+        f"{name}: {_short(getattr(before, name))} → {_short(getattr(after, name))}"
+        for name in ("status", "title", "abstract")
+        if getattr(before, name) != getattr(after, name)
+    ]
     return "; ".join(changed)
 
 
@@ -99,8 +113,9 @@ def tally_facets(rows: Iterable[tuple]) -> dict[str, list[tuple[object, int]]]:
         for column, value in zip(FACETS, row, strict=True):
             if value is not None:
                 counts[column][value] = counts[column].get(value, 0) + 1
-    return {column: sorted(found.items(), key=lambda item: (-item[1], str(item[0])))
-            for column, found in counts.items()}  # fmt: skip
+    return {
+        column: sorted(found.items(), key=lambda item: (-item[1], str(item[0]))) for column, found in counts.items()
+    }
 
 
 class VectorCache:

@@ -39,13 +39,17 @@ def _add_search(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE papers ADD COLUMN contribution TEXT")
     db.execute("ALTER TABLE papers ADD COLUMN has_code INTEGER NOT NULL DEFAULT 0")
     columns = ", ".join(lexical.COLUMNS)
-    db.execute(f"CREATE VIRTUAL TABLE papers_fts USING fts5(paper_id UNINDEXED, {columns},"
-               " tokenize = 'unicode61 remove_diacritics 2')")  # fmt: skip
+    db.execute(
+        f"CREATE VIRTUAL TABLE papers_fts USING fts5(paper_id UNINDEXED, {columns},"
+        " tokenize = 'unicode61 remove_diacritics 2')"
+    )
     rows = db.execute("SELECT rowid, data FROM papers").fetchall()
     for rowid, data in rows:
         paper = unpack(data)
-        db.execute("UPDATE papers SET contribution = ?, has_code = ? WHERE rowid = ?",
-                   (paper.contribution, bool(paper.urls.code), rowid))  # fmt: skip
+        db.execute(
+            "UPDATE papers SET contribution = ?, has_code = ? WHERE rowid = ?",
+            (paper.contribution, bool(paper.urls.code), rowid),
+        )
         db.execute(_FTS_INSERT, (rowid, paper.id, *lexical.document(paper)))
 
 
@@ -63,16 +67,20 @@ def _add_vectors(db: sqlite3.Connection) -> None:
 
 def _add_identities(db: sqlite3.Connection) -> None:
     """6: each paper's arXiv, DOI and OpenReview identities, which dedupe matches across sources."""
-    db.execute("CREATE TABLE paper_ids (identity TEXT NOT NULL, paper_id TEXT NOT NULL, PRIMARY KEY (identity, paper_id))"
-               " WITHOUT ROWID")  # fmt: skip
+    db.execute(
+        "CREATE TABLE paper_ids (identity TEXT NOT NULL, paper_id TEXT NOT NULL, PRIMARY KEY (identity, paper_id))"
+        " WITHOUT ROWID"
+    )
     db.execute("CREATE INDEX paper_ids_paper ON paper_ids(paper_id)")
     for (data,) in db.execute("SELECT data FROM papers").fetchall():
         _put_identities(db, [unpack(data)])
 
 
 def _put_identities(db: sqlite3.Connection, papers: Iterable[Paper]) -> None:
-    db.executemany("INSERT OR IGNORE INTO paper_ids (identity, paper_id) VALUES (?, ?)",
-                   ((identity, paper.id) for paper in papers for identity in identities(paper)))  # fmt: skip
+    db.executemany(
+        "INSERT OR IGNORE INTO paper_ids (identity, paper_id) VALUES (?, ?)",
+        ((identity, paper.id) for paper in papers for identity in identities(paper)),
+    )
 
 
 def _add_readers(db: sqlite3.Connection) -> None:
@@ -87,12 +95,21 @@ def _add_readers(db: sqlite3.Connection) -> None:
 
 _READER_TABLES = (
     ("tags", "paper_id TEXT NOT NULL, tag TEXT NOT NULL, added_at TEXT NOT NULL", "paper_id, tag"),
-    ("reading", ("paper_id TEXT NOT NULL, state TEXT NOT NULL CHECK (state IN ('to read', 'reading', 'read')),"
-                " updated_at TEXT NOT NULL"), "paper_id"),
+    (
+        "reading",
+        (
+            "paper_id TEXT NOT NULL, state TEXT NOT NULL CHECK (state IN ('to read', 'reading', 'read')),"
+            " updated_at TEXT NOT NULL"
+        ),
+        "paper_id",
+    ),
     ("notes", "paper_id TEXT NOT NULL, text TEXT NOT NULL, updated_at TEXT NOT NULL", "paper_id"),
-    ("saved_searches", ("name TEXT NOT NULL, query TEXT NOT NULL, mode TEXT NOT NULL, filters TEXT NOT NULL,"
-                       " last_seen TEXT NOT NULL"), "name"),
-)  # fmt: skip
+    (
+        "saved_searches",
+        ("name TEXT NOT NULL, query TEXT NOT NULL, mode TEXT NOT NULL, filters TEXT NOT NULL, last_seen TEXT NOT NULL"),
+        "name",
+    ),
+)
 
 _FTS_FROM_PAPER = (
     f"INSERT INTO papers_fts (rowid, paper_id, {', '.join(lexical.COLUMNS)})"
@@ -159,7 +176,8 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     """
     CREATE TABLE tags (paper_id TEXT NOT NULL, tag TEXT NOT NULL, added_at TEXT NOT NULL, PRIMARY KEY (paper_id, tag));
     CREATE INDEX tags_tag ON tags(tag);
-    CREATE TABLE reading (paper_id TEXT PRIMARY KEY, state TEXT NOT NULL CHECK (state IN ('to read', 'reading', 'read')),
+    CREATE TABLE reading (paper_id TEXT PRIMARY KEY,
+                          state TEXT NOT NULL CHECK (state IN ('to read', 'reading', 'read')),
                           updated_at TEXT NOT NULL);
     CREATE TABLE notes (paper_id TEXT PRIMARY KEY, text TEXT NOT NULL, updated_at TEXT NOT NULL);
     CREATE TABLE saved_searches (name TEXT PRIMARY KEY, query TEXT NOT NULL, mode TEXT NOT NULL, filters TEXT NOT NULL,
@@ -182,8 +200,7 @@ _READING_CACHE = -32_768  # KiB: 32 MiB
 _WRITING_CACHE = -131_072  # 128 MiB
 _FACETS = ("venue", "year", "contribution", "has_code")  # constants: the only columns grouped on
 # A paper's topic label, kept beside the paper (topics are recomputed whole, papers are not rewritten)
-_TOPIC_LABEL = ("(SELECT t.label FROM paper_topics AS pt JOIN topics AS t ON t.id = pt.topic"
-                " WHERE pt.paper_id = p.id)")  # fmt: skip
+_TOPIC_LABEL = "(SELECT t.label FROM paper_topics AS pt JOIN topics AS t ON t.id = pt.topic WHERE pt.paper_id = p.id)"
 
 
 class SQLiteStore:
@@ -274,8 +291,9 @@ class SQLiteStore:
 
     # sources and papers
 
-    def candidates(self, keys: Iterable[str], bands: Iterable[int], title_keys: Iterable[str],
-                   identities: Iterable[str] = ()) -> list[LibraryPaper]:  # fmt: skip
+    def candidates(
+        self, keys: Iterable[str], bands: Iterable[int], title_keys: Iterable[str], identities: Iterable[str] = ()
+    ) -> list[LibraryPaper]:
         """Stored papers that share an exact key, an LSH band, a title or an identity with the records given."""
         ids: set[str] = set()
         for sql, values in (
@@ -301,8 +319,10 @@ class SQLiteStore:
         """Rows of (paper id, file id, line, exact key, raw record)."""
         self.db.executemany(
             "INSERT INTO sources (paper_id, file_id, line, key, record, external_id) VALUES (?, ?, ?, ?, ?, ?)",
-            ((pid, fid, line, key, orjson.dumps(rec).decode(), rec.source.external_id)
-             for pid, fid, line, key, rec in rows),
+            (
+                (pid, fid, line, key, orjson.dumps(rec).decode(), rec.source.external_id)
+                for pid, fid, line, key, rec in rows
+            ),
         )
 
     def source_records(self, paper_id: str) -> list[RawRecord]:
@@ -315,15 +335,31 @@ class SQLiteStore:
         self._insert(rows)
         self._log((p.id, "added", p.display_title) for p, _, _, _ in rows)
 
-    def _insert(self, rows: list[tuple[Paper, str, str | None, tuple[int, ...]]], stamps: list[str] | None = None) -> None:
+    def _insert(
+        self, rows: list[tuple[Paper, str, str | None, tuple[int, ...]]], stamps: list[str] | None = None
+    ) -> None:
         stamps = stamps or [now()] * len(rows)
         self.db.executemany(
             "INSERT INTO papers (id, key, title_key, venue, year, display_title, contribution, has_code, data,"
             " bands, updated_at, embed_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            ((p.id, key, title_key, p.venue, p.year, p.display_title, p.contribution, bool(p.urls.code), pack(p),
-              orjson.dumps(bands).decode(), stamp, semantic.text_hash(p))
-             for (p, key, title_key, bands), stamp in zip(rows, stamps, strict=True)),
-        )  # fmt: skip
+            (
+                (
+                    p.id,
+                    key,
+                    title_key,
+                    p.venue,
+                    p.year,
+                    p.display_title,
+                    p.contribution,
+                    bool(p.urls.code),
+                    pack(p),
+                    orjson.dumps(bands).decode(),
+                    stamp,
+                    semantic.text_hash(p),
+                )
+                for (p, key, title_key, bands), stamp in zip(rows, stamps, strict=True)
+            ),
+        )
         self.db.executemany(_FTS_FROM_PAPER, ((p.id, *lexical.document(p), p.id) for p, _, _, _ in rows))
         _put_identities(self.db, (p for p, _, _, _ in rows))
         self.db.executemany(
@@ -360,7 +396,8 @@ class SQLiteStore:
     def remove_orphans(self) -> int:
         """Delete papers no source points at any more (their list changed); returns how many."""
         orphans = self.db.execute(
-            "SELECT id, display_title FROM papers WHERE id NOT IN (SELECT paper_id FROM sources)").fetchall()
+            "SELECT id, display_title FROM papers WHERE id NOT IN (SELECT paper_id FROM sources)"
+        ).fetchall()
         for paper_id, _ in orphans:
             self._drop(paper_id)
         self._log((paper_id, "removed", title) for paper_id, title in orphans)
@@ -369,17 +406,23 @@ class SQLiteStore:
         return len(orphans)
 
     def _log(self, rows: Iterable[tuple[str, str, str]]) -> None:
-        self.db.executemany("INSERT INTO changes (at, paper_id, kind, detail) VALUES (?, ?, ?, ?)",
-                            ((self._stamp, pid, kind, detail) for pid, kind, detail in rows))  # fmt: skip
+        self.db.executemany(
+            "INSERT INTO changes (at, paper_id, kind, detail) VALUES (?, ?, ?, ?)",
+            ((self._stamp, pid, kind, detail) for pid, kind, detail in rows),
+        )
 
     def changes(self, since: str | None = None) -> list[tuple[str, str, str, str]]:
-        """(at, paper id, kind, detail) of the changes after `since` (default: the last ingest that changed anything)."""
+        """(at, paper id, kind, detail) of the changes after `since` (default: the last ingest that changed
+        anything)."""
         if since is None:
             last = self.db.execute("SELECT max(at) FROM changes").fetchone()[0]
-            rows = self.db.execute("SELECT at, paper_id, kind, detail FROM changes WHERE at = ? ORDER BY kind, id", (last,))
+            rows = self.db.execute(
+                "SELECT at, paper_id, kind, detail FROM changes WHERE at = ? ORDER BY kind, id", (last,)
+            )
         else:
-            rows = self.db.execute("SELECT at, paper_id, kind, detail FROM changes WHERE at > ? ORDER BY at, kind, id",
-                                   (since,))  # fmt: skip
+            rows = self.db.execute(
+                "SELECT at, paper_id, kind, detail FROM changes WHERE at > ? ORDER BY at, kind, id", (since,)
+            )
         return rows.fetchall()
 
     def added_since(self, since: str) -> set[str]:
@@ -393,7 +436,9 @@ class SQLiteStore:
         """Every indexed word with its document frequency, read in one pass and kept until the library changes."""
         version = self.version()
         if self._vocabulary[0] != version:
-            self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_vocab USING fts5vocab(main, papers_fts, 'row')")
+            self.db.execute(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_vocab USING fts5vocab(main, papers_fts, 'row')"
+            )
             self._vocabulary = (version, dict(self.db.execute("SELECT term, doc FROM temp.papers_vocab")))
         return self._vocabulary[1]
 
@@ -401,35 +446,45 @@ class SQLiteStore:
 
     def tag(self, reader: str, paper_id: str, tag: str, on: bool) -> None:
         if on:
-            self.db.execute("INSERT OR IGNORE INTO tags (reader, paper_id, tag, added_at) VALUES (?, ?, ?, ?)",
-                            (reader, paper_id, tag, now()))  # fmt: skip
+            self.db.execute(
+                "INSERT OR IGNORE INTO tags (reader, paper_id, tag, added_at) VALUES (?, ?, ?, ?)",
+                (reader, paper_id, tag, now()),
+            )
         else:
             self.db.execute("DELETE FROM tags WHERE reader = ? AND paper_id = ? AND tag = ?", (reader, paper_id, tag))
 
     def tags(self, reader: str, paper_id: str | None = None) -> list[tuple[str, int]]:
         """(tag, papers) over the reader's library, or the tags of one paper (count 1 each)."""
         if paper_id is not None:
-            rows = self.db.execute("SELECT tag FROM tags WHERE reader = ? AND paper_id = ? ORDER BY tag",
-                                   (reader, paper_id))  # fmt: skip
+            rows = self.db.execute(
+                "SELECT tag FROM tags WHERE reader = ? AND paper_id = ? ORDER BY tag", (reader, paper_id)
+            )
             return [(t, 1) for (t,) in rows]
-        return self.db.execute("SELECT tag, count(*) FROM tags WHERE reader = ? GROUP BY tag ORDER BY tag",
-                               (reader,)).fetchall()  # fmt: skip
+        return self.db.execute(
+            "SELECT tag, count(*) FROM tags WHERE reader = ? GROUP BY tag ORDER BY tag", (reader,)
+        ).fetchall()
 
     def set_state(self, reader: str, paper_id: str, state: str | None) -> None:
         if state is None:
             self.db.execute("DELETE FROM reading WHERE reader = ? AND paper_id = ?", (reader, paper_id))
         else:
-            self.db.execute("INSERT OR REPLACE INTO reading (reader, paper_id, state, updated_at) VALUES (?, ?, ?, ?)",
-                            (reader, paper_id, state, now()))  # fmt: skip
+            self.db.execute(
+                "INSERT OR REPLACE INTO reading (reader, paper_id, state, updated_at) VALUES (?, ?, ?, ?)",
+                (reader, paper_id, state, now()),
+            )
 
     def state(self, reader: str, paper_id: str) -> str | None:
-        row = self.db.execute("SELECT state FROM reading WHERE reader = ? AND paper_id = ?", (reader, paper_id)).fetchone()
+        row = self.db.execute(
+            "SELECT state FROM reading WHERE reader = ? AND paper_id = ?", (reader, paper_id)
+        ).fetchone()
         return row[0] if row else None
 
     def set_note(self, reader: str, paper_id: str, text: str) -> None:
         if text.strip():
-            self.db.execute("INSERT OR REPLACE INTO notes (reader, paper_id, text, updated_at) VALUES (?, ?, ?, ?)",
-                            (reader, paper_id, text, now()))  # fmt: skip
+            self.db.execute(
+                "INSERT OR REPLACE INTO notes (reader, paper_id, text, updated_at) VALUES (?, ?, ?, ?)",
+                (reader, paper_id, text, now()),
+            )
         else:
             self.db.execute("DELETE FROM notes WHERE reader = ? AND paper_id = ?", (reader, paper_id))
 
@@ -449,25 +504,36 @@ class SQLiteStore:
         if not clauses:
             clauses.append("id IN (SELECT paper_id FROM reading WHERE reader = ?)")
             params.append(reader)
-        return [r[0] for r in self.db.execute(f"SELECT id FROM papers WHERE {' AND '.join(clauses)} ORDER BY display_title",
-                                              params)]  # fmt: skip
+        return [
+            r[0]
+            for r in self.db.execute(
+                f"SELECT id FROM papers WHERE {' AND '.join(clauses)} ORDER BY display_title", params
+            )
+        ]
 
     def save_search(self, reader: str, name: str, query: str, mode: str, filters: str) -> None:
-        self.db.execute("INSERT OR REPLACE INTO saved_searches (reader, name, query, mode, filters, last_seen)"
-                        " VALUES (?, ?, ?, ?, ?, ?)", (reader, name, query, mode, filters, now_precise()))  # fmt: skip
+        self.db.execute(
+            "INSERT OR REPLACE INTO saved_searches (reader, name, query, mode, filters, last_seen)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (reader, name, query, mode, filters, now_precise()),
+        )
 
     def saved_searches(self, reader: str) -> list[tuple[str, str, str, str, str]]:
-        return self.db.execute("SELECT name, query, mode, filters, last_seen FROM saved_searches WHERE reader = ?"
-                               " ORDER BY name", (reader,)).fetchall()  # fmt: skip
+        return self.db.execute(
+            "SELECT name, query, mode, filters, last_seen FROM saved_searches WHERE reader = ? ORDER BY name", (reader,)
+        ).fetchall()
 
     def seen(self, reader: str, name: str) -> None:
-        self.db.execute("UPDATE saved_searches SET last_seen = ? WHERE reader = ? AND name = ?",
-                        (now_precise(), reader, name))  # fmt: skip
+        self.db.execute(
+            "UPDATE saved_searches SET last_seen = ? WHERE reader = ? AND name = ?", (now_precise(), reader, name)
+        )
 
     # vectors
 
-    _MISSING = (" FROM papers AS p LEFT JOIN vectors AS v ON v.paper_id = p.id AND v.embed_hash = p.embed_hash"
-                " WHERE v.paper_id IS NULL")  # fmt: skip
+    _MISSING = (
+        " FROM papers AS p LEFT JOIN vectors AS v ON v.paper_id = p.id AND v.embed_hash = p.embed_hash"
+        " WHERE v.paper_id IS NULL"
+    )
 
     def count_missing_vectors(self) -> int:
         return int(self.db.execute("SELECT count(*)" + self._MISSING).fetchone()[0])
@@ -491,15 +557,24 @@ class SQLiteStore:
 
     def vectors(self) -> semantic.Vectors:
         """Every up-to-date vector, loaded once, and again only after the library has changed."""
-        return self._vectors.get(self.version(), lambda: semantic.Vectors.from_rows(self.count_vectors(), self.vector_rows()))
+        return self._vectors.get(
+            self.version(), lambda: semantic.Vectors.from_rows(self.count_vectors(), self.vector_rows())
+        )
 
     def vector_of(self, paper_id: str) -> np.ndarray | None:
         vectors = self.vectors()
         position = vectors.position.get(paper_id)
         return None if position is None else vectors.matrix[position]
 
-    def nearest(self, vector: np.ndarray, k: int, filters: lexical.Filters | None = None, within: set[str] | None = None,
-                exclude: list[str] | None = None, skip: set[str] | None = None) -> list[tuple[str, float]]:  # fmt: skip
+    def nearest(
+        self,
+        vector: np.ndarray,
+        k: int,
+        filters: lexical.Filters | None = None,
+        within: set[str] | None = None,
+        exclude: list[str] | None = None,
+        skip: set[str] | None = None,
+    ) -> list[tuple[str, float]]:
         """Exact cosine search over the vectors in memory: one matrix-vector product."""
         allowed = self.filtered_ids(filters) if filters and filters.active else None
         if within is not None:
@@ -513,8 +588,14 @@ class SQLiteStore:
 
     # searching
 
-    def search_lexical(self, query: lexical.Query, limit: int, filters: lexical.Filters | None = None,
-                       raw: str | None = None, enough: int | None = None) -> list[lexical.LexicalHit]:  # fmt: skip
+    def search_lexical(
+        self,
+        query: lexical.Query,
+        limit: int,
+        filters: lexical.Filters | None = None,
+        raw: str | None = None,
+        enough: int | None = None,
+    ) -> list[lexical.LexicalHit]:
         try:
             return lexical.search(self.db, query, limit, filters, raw, self._frequencies, enough)
         except sqlite3.OperationalError as exc:  # only a raw FTS5 expression can be malformed
@@ -529,7 +610,9 @@ class SQLiteStore:
 
     def matching_ids(self, expression: str) -> set[str]:
         """Ids of the papers an FTS5 expression matches (what `-word` excludes, in any mode)."""
-        return {r[0] for r in self.db.execute("SELECT paper_id FROM papers_fts WHERE papers_fts MATCH ?", (expression,))}
+        return {
+            r[0] for r in self.db.execute("SELECT paper_id FROM papers_fts WHERE papers_fts MATCH ?", (expression,))
+        }
 
     # moving a whole library
 
@@ -543,11 +626,15 @@ class SQLiteStore:
     def load(self, table: str, rows: list[tuple]) -> None:
         """Rows of one table as `dump` gives them (inside the caller's transaction; into an empty library)."""
         if table == "papers":
-            self._insert([(unpack(data), key, title_key, tuple(orjson.loads(bands))) for data, key, title_key, bands, _ in rows],
-                         [stamp for *_, stamp in rows])  # fmt: skip
+            self._insert(
+                [(unpack(data), key, title_key, tuple(orjson.loads(bands))) for data, key, title_key, bands, _ in rows],
+                [stamp for *_, stamp in rows],
+            )
             return
         columns = COLUMNS[table]
-        self.db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)
+        self.db.executemany(
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows
+        )
 
     # safekeeping
 
@@ -562,10 +649,16 @@ class SQLiteStore:
     def check(self) -> dict[str, object]:
         """PRAGMA integrity_check and what the library holds."""
         problems = [row[0] for row in self.db.execute("PRAGMA integrity_check")]
-        counts = {table: int(self.db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
-                  for table in ("files", "papers", "sources", "vectors", "topics")}  # fmt: skip
-        return {"integrity": "ok" if problems == ["ok"] else problems, **counts,
-                "vectors_missing": self.count_missing_vectors(), "schema": SCHEMA_VERSION}  # fmt: skip
+        counts = {
+            table: int(self.db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+            for table in ("files", "papers", "sources", "vectors", "topics")
+        }
+        return {
+            "integrity": "ok" if problems == ["ok"] else problems,
+            **counts,
+            "vectors_missing": self.count_missing_vectors(),
+            "schema": SCHEMA_VERSION,
+        }
 
     # reading
 
@@ -584,30 +677,51 @@ class SQLiteStore:
         """Papers per venue, year, contribution and has-code among those passing `filters`, most first."""
         where, params = (filters or lexical.Filters()).sql()
         return {
-            column: [tuple(row) for row in self.db.execute(  # type: ignore[misc]
-                f"SELECT p.{column}, count(*) AS n FROM papers AS p WHERE 1 {where} AND p.{column} IS NOT NULL"
-                f" GROUP BY p.{column} ORDER BY n DESC, p.{column}", params)]
+            column: [
+                tuple(row)
+                for row in self.db.execute(  # type: ignore[misc]
+                    f"SELECT p.{column}, count(*) AS n FROM papers AS p WHERE 1 {where} AND p.{column} IS NOT NULL"
+                    f" GROUP BY p.{column} ORDER BY n DESC, p.{column}",
+                    params,
+                )
+            ]
             for column in _FACETS
-        } | {"topic": [tuple(row) for row in self.db.execute(  # type: ignore[misc]
-            f"SELECT pt.topic, count(*) AS n FROM papers AS p JOIN paper_topics AS pt ON pt.paper_id = p.id"
-            f" WHERE 1 {where} GROUP BY pt.topic ORDER BY n DESC, pt.topic", params)]}  # fmt: skip
+        } | {
+            "topic": [
+                tuple(row)
+                for row in self.db.execute(  # type: ignore[misc]
+                    f"SELECT pt.topic, count(*) AS n FROM papers AS p JOIN paper_topics AS pt ON pt.paper_id = p.id"
+                    f" WHERE 1 {where} GROUP BY pt.topic ORDER BY n DESC, pt.topic",
+                    params,
+                )
+            ]
+        }
 
     def facet_counts_of(self, paper_ids: list[str]) -> dict[str, list[tuple[object, int]]]:
         """The facet counts of `facet_counts` over these papers."""
-        rows = (row for chunk in chunks(paper_ids) for row in self.db.execute(
-            f"SELECT p.venue, p.year, p.contribution, p.has_code, pt.topic FROM papers AS p"
-            f" LEFT JOIN paper_topics AS pt ON pt.paper_id = p.id WHERE p.id IN ({', '.join('?' * len(chunk))})", chunk))
-        return tally_facets(rows)  # fmt: skip
+        rows = (
+            row
+            for chunk in chunks(paper_ids)
+            for row in self.db.execute(
+                f"SELECT p.venue, p.year, p.contribution, p.has_code, pt.topic FROM papers AS p"
+                f" LEFT JOIN paper_topics AS pt ON pt.paper_id = p.id WHERE p.id IN ({', '.join('?' * len(chunk))})",
+                chunk,
+            )
+        )
+        return tally_facets(rows)
 
     # topics and the map
 
-    def put_layout(self, topics: Iterable[tuple[int, str, list[str], int]],
-                   points: Iterable[tuple[str, int, float, float]]) -> None:  # fmt: skip
+    def put_layout(
+        self, topics: Iterable[tuple[int, str, list[str], int]], points: Iterable[tuple[str, int, float, float]]
+    ) -> None:
         """Replace every topic and map position (inside the caller's transaction)."""
         self.db.execute("DELETE FROM topics")
         self.db.execute("DELETE FROM paper_topics")
-        self.db.executemany("INSERT INTO topics (id, label, keywords, size) VALUES (?, ?, ?, ?)",
-                            ((t, label, orjson.dumps(words).decode(), size) for t, label, words, size in topics))
+        self.db.executemany(
+            "INSERT INTO topics (id, label, keywords, size) VALUES (?, ?, ?, ?)",
+            ((t, label, orjson.dumps(words).decode(), size) for t, label, words, size in topics),
+        )
         self.db.executemany("INSERT INTO paper_topics (paper_id, topic, x, y) VALUES (?, ?, ?, ?)", points)
 
     def topics(self) -> list[tuple[int, str, list[str], int]]:
@@ -619,7 +733,9 @@ class SQLiteStore:
         where, params = (filters or lexical.Filters()).sql()
         return self.db.execute(
             "SELECT p.id, p.display_title, pt.topic, pt.x, pt.y FROM papers AS p JOIN paper_topics AS pt"
-            f" ON pt.paper_id = p.id WHERE 1 {where} ORDER BY p.id", params).fetchall()  # fmt: skip
+            f" ON pt.paper_id = p.id WHERE 1 {where} ORDER BY p.id",
+            params,
+        ).fetchall()
 
     def cite_keys(self) -> dict[str, str]:
         return dict(self.db.execute("SELECT paper_id, key FROM cite_keys"))
@@ -635,11 +751,14 @@ class SQLiteStore:
         row = self.db.execute(f"SELECT p.data, {_TOPIC_LABEL} FROM papers AS p WHERE p.id = ?", (paper_id,)).fetchone()
         return unpack(*row) if row else None
 
-    def iter_papers(self, order: str = "id", limit: int | None = None, offset: int = 0,
-                    filters: lexical.Filters | None = None) -> Iterator[Paper]:  # fmt: skip
+    def iter_papers(
+        self, order: str = "id", limit: int | None = None, offset: int = 0, filters: lexical.Filters | None = None
+    ) -> Iterator[Paper]:
         if order not in _ORDERS:
             raise PaperscopeError(f"unknown order {order!r}; one of {', '.join(_ORDERS)}")
         where, params = (filters or lexical.Filters()).sql()
-        sql = f"SELECT p.data, {_TOPIC_LABEL} FROM papers AS p WHERE 1 {where} ORDER BY {_ORDERS[order]} LIMIT ? OFFSET ?"
+        sql = (
+            f"SELECT p.data, {_TOPIC_LABEL} FROM papers AS p WHERE 1 {where} ORDER BY {_ORDERS[order]} LIMIT ? OFFSET ?"
+        )
         for data, topic in self.db.execute(sql, (*params, -1 if limit is None else limit, offset)):
             yield unpack(data, topic)

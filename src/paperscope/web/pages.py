@@ -22,8 +22,8 @@ from paperscope.index.lexical import MAX_QUERY_CHARS, Filters
 from paperscope.library import MAX_LIKE_CHARS, MAX_RESULTS, MODES, ORDERS, Library, NotFound
 from paperscope.personal import NOT_RELEVANT, STATES, Personal
 from paperscope.results import related_paper, search_hit
-from paperscope.web.outbound import title_searches
 from paperscope.web.i18n import COOKIE, LANGUAGES, WORDS, language
+from paperscope.web.outbound import title_searches
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=HERE / "templates")
@@ -42,11 +42,18 @@ def _render(request: Request, template: str, status: int = 200, **context: Any) 
     lang = language(request)
     params = {k: v for k, v in request.query_params.items() if k not in ("lang", "fragment")}
     response = templates.TemplateResponse(
-        request, template,
-        {"t": WORDS[lang], "lang": lang, "languages": LANGUAGES, "params": params, "with_params": _with_params,
-         **context},
+        request,
+        template,
+        {
+            "t": WORDS[lang],
+            "lang": lang,
+            "languages": LANGUAGES,
+            "params": params,
+            "with_params": _with_params,
+            **context,
+        },
         status_code=status,
-    )  # fmt: skip
+    )
     if request.query_params.get("lang") in LANGUAGES:
         response.set_cookie(COOKIE, lang, max_age=365 * 86400, samesite="lax")
     return response
@@ -77,14 +84,35 @@ def search_page(
     with request.app.state.shared.use() as library:
         topic_labels = {t.id: t.label for t in library.topics()}
         if not q.strip():
-            return _render(request, "results.html" if fragment else "search.html", **_home(library, chosen),
-                           q=q, mode=mode, modes=MODES, order=order, orders=ORDERS, topic_labels=topic_labels)  # fmt: skip
+            return _render(
+                request,
+                "results.html" if fragment else "search.html",
+                **_home(library, chosen),
+                q=q,
+                mode=mode,
+                modes=MODES,
+                order=order,
+                orders=ORDERS,
+                topic_labels=topic_labels,
+            )
         found = library.search_page(q, PAGE, (page - 1) * PAGE, chosen, mode, order)
         searched_as = library.searched_as(q, mode)
-    context = {"q": q, "mode": mode, "modes": MODES, "order": order, "orders": ORDERS,
-               "results": [search_hit(h, q) for h in found.hits], "facets": found.facets, "total": found.total,
-               "page": page, "pages": max(1, -(-found.total // PAGE)), "first": (page - 1) * PAGE + 1, "chosen": chosen,
-               "topic_labels": topic_labels, "searched_as": searched_as}  # fmt: skip
+    context = {
+        "q": q,
+        "mode": mode,
+        "modes": MODES,
+        "order": order,
+        "orders": ORDERS,
+        "results": [search_hit(h, q) for h in found.hits],
+        "facets": found.facets,
+        "total": found.total,
+        "page": page,
+        "pages": max(1, -(-found.total // PAGE)),
+        "first": (page - 1) * PAGE + 1,
+        "chosen": chosen,
+        "topic_labels": topic_labels,
+        "searched_as": searched_as,
+    }
     return _render(request, "results.html" if fragment else "search.html", **context)
 
 
@@ -92,9 +120,14 @@ def _home(library: Library, chosen: Filters) -> dict[str, Any]:
     """Something to explore before typing: the library's size and venues, its largest topics with
     their most central papers, and a sample of papers (the first by id: ids are hashes, so an even spread)."""
     topics = [(t, library.topic_papers(t.id, 2)) for t in library.topics()[:HOME_TOPICS]]
-    return {"results": [], "facets": library.facets(chosen), "total": library.count(chosen), "chosen": chosen,
-            "home_topics": topics,
-            "sample": list(library.papers("id", HOME_SAMPLE, 0, chosen))}  # fmt: skip
+    return {
+        "results": [],
+        "facets": library.facets(chosen),
+        "total": library.count(chosen),
+        "chosen": chosen,
+        "home_topics": topics,
+        "sample": list(library.papers("id", HOME_SAMPLE, 0, chosen)),
+    }
 
 
 @router.get("/like", response_class=HTMLResponse)
@@ -109,8 +142,15 @@ def like_page(
     if text.strip():
         with request.app.state.shared.use() as library:
             hits = library.like(text, PAGE, chosen, offset=(page - 1) * PAGE)
-    return _render(request, "like.html", text=text, results=[search_hit(h) for h in hits], page=page,
-                   first=(page - 1) * PAGE + 1, more=len(hits) == PAGE)  # fmt: skip
+    return _render(
+        request,
+        "like.html",
+        text=text,
+        results=[search_hit(h) for h in hits],
+        page=page,
+        first=(page - 1) * PAGE + 1,
+        more=len(hits) == PAGE,
+    )
 
 
 @router.get("/browse", response_class=HTMLResponse)
@@ -126,8 +166,18 @@ def browse_page(
         facets = library.facets(chosen)
         topic_labels = {t.id: t.label for t in library.topics()}
     pages = max(1, -(-total // PAGE))
-    return _render(request, "browse.html", papers=papers, total=total, page=page, pages=pages, order=order,
-                   facets=facets, chosen=chosen, topic_labels=topic_labels)  # fmt: skip
+    return _render(
+        request,
+        "browse.html",
+        papers=papers,
+        total=total,
+        page=page,
+        pages=pages,
+        order=order,
+        facets=facets,
+        chosen=chosen,
+        topic_labels=topic_labels,
+    )
 
 
 @router.get("/papers/{paper_id}", response_class=HTMLResponse)
@@ -136,8 +186,16 @@ def paper_page(request: Request, paper_id: str) -> HTMLResponse:
         paper = library.paper(paper_id)
         related = [related_paper(r) for r in library.related(paper.id, 8)]
         yours = mine(Personal(library, reader(request)), paper.id)
-    return _render(request, "paper.html", paper=paper, related=related, exports=EXPORTS, mine=yours, states=STATES,
-                   elsewhere=title_searches(paper.title or paper.display_title))  # fmt: skip
+    return _render(
+        request,
+        "paper.html",
+        paper=paper,
+        related=related,
+        exports=EXPORTS,
+        mine=yours,
+        states=STATES,
+        elsewhere=title_searches(paper.title or paper.display_title),
+    )
 
 
 @router.get("/list", response_class=HTMLResponse)
@@ -164,7 +222,10 @@ def recommend_page(request: Request, tag: Annotated[str | None, Query(max_length
 @router.get("/news", response_class=HTMLResponse)
 def news_page(request: Request) -> HTMLResponse:
     with request.app.state.shared.use() as library:
-        found = {name: [search_hit(h) for h in hits] for name, hits in Personal(library, reader(request)).news(mark_seen=False).items()}
+        found = {
+            name: [search_hit(h) for h in hits]
+            for name, hits in Personal(library, reader(request)).news(mark_seen=False).items()
+        }
     return _render(request, "news.html", found=found)
 
 
@@ -194,8 +255,9 @@ def map_page(request: Request) -> HTMLResponse:
     shown = points if len(points) <= MAP_LIMIT else points[:: -(-len(points) // MAP_LIMIT)]
     labels = {t.id: t.label for t in topics}
     legend = [(t.id, t.label, t.size, topic_colour(t.id)) for t in topics]
-    return _render(request, "map.html", svg=topic_map(shown, labels), legend=legend, total=len(points),
-                   shown=len(shown))  # fmt: skip
+    return _render(
+        request, "map.html", svg=topic_map(shown, labels), legend=legend, total=len(points), shown=len(shown)
+    )
 
 
 @router.get("/stats", response_class=HTMLResponse)
@@ -203,9 +265,17 @@ def stats_page(request: Request) -> HTMLResponse:
     with request.app.state.shared.use() as library:
         stats = library.stats()
     t = WORDS[language(request)]
-    charts = [bars(rows[:20], t[key]) for key, rows in (
-        ("venue_year", stats.venues), ("contribution", stats.contributions), ("topic", stats.topics),
-        ("benchmarks", stats.benchmarks), ("models", stats.models)) if rows]  # fmt: skip
+    charts = [
+        bars(rows[:20], t[key])
+        for key, rows in (
+            ("venue_year", stats.venues),
+            ("contribution", stats.contributions),
+            ("topic", stats.topics),
+            ("benchmarks", stats.benchmarks),
+            ("models", stats.models),
+        )
+        if rows
+    ]
     return _render(request, "stats.html", stats=stats, charts=charts)
 
 
@@ -223,11 +293,11 @@ def benchmark_page(request: Request, name: str) -> HTMLResponse:
             found = library.benchmark(name)
         except NotFound as missing:  # the close names as links, beside the one-line message
             close = close_names(library.stats().by_benchmark, name)
-            return _render(request, "benchmarks.html", 404, entries=[], benchmark=None, missing=str(missing), close=close)
+            return _render(
+                request, "benchmarks.html", 404, entries=[], benchmark=None, missing=str(missing), close=close
+            )
     return _render(request, "benchmarks.html", entries=[], benchmark=found)
 
 
 def error_page(request: Request, message: str, status: int) -> HTMLResponse:
     return _render(request, "error.html", status=status, message=message, status_code=status)
-
-
