@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 from eval_library import SHARED
-from library_copy import copy_of_eval_library
+from library_copy import eval_library_copy
 from sklearn.metrics import normalized_mutual_info_score
 
 from paperscope.analyze import phrases
@@ -133,13 +133,12 @@ def label_figures(layout: topic_model.Layout, texts: list[str]) -> str:
 
 
 def scale_quality() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        with Library(copy_of_eval_library(Path(tmp))) as library:
-            vectors = library.vectors()
-            order = sorted(range(len(vectors)), key=vectors.ids.__getitem__)
-            ids = [vectors.ids[i] for i in order]
-            papers = [library.paper(pid) for pid in ids]
-            matrix = vectors.matrix[order]
+    with eval_library_copy() as library:
+        vectors = library.vectors()
+        order = sorted(range(len(vectors)), key=vectors.ids.__getitem__)
+        ids = [vectors.ids[i] for i in order]
+        papers = [library.paper(pid) for pid in ids]
+        matrix = vectors.matrix[order]
         aaai = aaai_areas()
         fields = [field_of(p, aaai) for p in papers]
         texts = [semantic.text_of(p) for p in papers]
