@@ -339,16 +339,6 @@ class Library:
         papers = ((rank, self.store.get_paper(pid), cosine) for rank, (pid, cosine) in enumerate(near, offset + 1))
         return [SearchHit(rank, p, cosine, {"semantic": cosine}, "") for rank, p, cosine in papers if p]
 
-    def search_count(self, text: str, filters: lexical.Filters | None = None, mode: str = "hybrid") -> int:
-        """How many papers a search returns, however far one pages: every paper with every word, and
-        the others its evidence supports (a semantic search ranks FUSED_DEPTH papers by meaning)."""
-        query = lexical.parse(text)
-        ranked, _ = self._ranked(text, query, FUSED_DEPTH, filters, "words", mode, FUSED_DEPTH)
-        if mode == "semantic" and query.text:
-            return len(ranked)
-        every = self.store.count_every(self._lexical_query(text, query, "words"), filters)
-        return every + sum(1 for _, _, parts in ranked if not parts.get("every"))
-
     def searched_as(self, text: str, mode: str = "hybrid", syntax: str = "words") -> str | None:
         """What the words side of a search looked for when it was not the text as typed: the English
         of a Chinese or mixed query ("推测解码" -> '"speculative decoding"'); None otherwise."""

@@ -1,10 +1,8 @@
-"""The ASGI app: one Library behind a lock, the JSON routes, the web pages, security headers."""
+"""The ASGI app: one Library shared by the requests, the JSON routes (api/), the web pages (web/),
+security headers and error replies. It sits above api/ and web/, which never import each other."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +14,12 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
+from paperscope.api import personal, routes
 from paperscope.errors import PaperscopeError
-from paperscope.library import Library, NotFound
+from paperscope.face.shared import Shared
+from paperscope.library import NotFound
 from paperscope.store import DEFAULT_READER
+from paperscope.web import pages
 
 # Scripts only from this server (no inline script, no eval); styles likewise; MathML needs nothing more.
 CSP = (
@@ -48,23 +49,6 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-class Shared:
-    """The one Library a server process uses. A SQLite connection is not for concurrent use from
-    several threads, and its sentence vectors (200 MB at 100k papers) are loaded once, so requests
-    take turns (a search takes milliseconds); a PostgreSQL store has a pool of connections, and
-    requests run side by side."""
-
-    def __init__(self, db: str | Path) -> None:
-        self.library = Library(db)
-        self._lock = nullcontext() if self.library.store.concurrent else threading.Lock()
-        self.library.warm()  # the model and the vectors load now, not in the first user's search
-
-    @contextmanager
-    def use(self) -> Iterator[Library]:
-        with self._lock:
-            yield self.library
-
-
 # The largest request body: a note of 20,000 characters, each sent as a JSON escape (\ud83d\ude00) at worst.
 MAX_BODY = 256 * 1024
 
@@ -73,10 +57,7 @@ def create_app(
     db: str | Path, token: str | None = None, readers: dict[str, str] | None = None, reader: str = DEFAULT_READER
 ) -> FastAPI:
     """The app over one library; with `token` or `readers` ({token: name}), changing data needs a
-    token (see api/security.py); `reader` is whose tags and notes a request without one sees."""
-    from paperscope.api import personal, routes
-    from paperscope.web import pages
-
+    token (see face/security.py); `reader` is whose tags and notes a request without one sees."""
     # /docs (Swagger UI) with its script and styles served by this app (a package ships them), not a CDN.
     # No /redoc: its bundle still fetches a logo from its maker's site.
     app = FastAPIOffline(
@@ -135,7 +116,5 @@ def _allowed(app: FastAPI, request: Request) -> str:
 
 async def _error(request: Request, exc: Exception, status: int, headers: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
     if not request.url.path.startswith("/api"):
-        from paperscope.web import pages
-
         return pages.error_page(request, str(exc), status)
     return JSONResponse({"error": str(exc), "status": status}, status_code=status, headers=headers)  # 405: Allow
