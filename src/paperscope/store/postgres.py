@@ -1,6 +1,7 @@
 """The PostgreSQL store: the same library on a server several readers and writers share.
 
-Papers, sources and the reader's own data are the tables of the SQLite store; searching differs.
+Papers, sources and the reader's own data are the tables of the SQLite store, read and written by
+the same statements (core.py); what is PostgreSQL's own is here: the schema, the pool, searching.
 Each paper carries two tsvectors (pg_text.py) with GIN indexes, ranked by ts_rank per term times
 the term's inverse document frequency, kept exact in `terms` as papers come and go (ts_rank has
 no IDF of its own, and counting a common word's papers at query time costs tens of milliseconds).

@@ -2,7 +2,9 @@
 
 The paper's exported JSON is stored whole (`papers.data`), with the columns that are filtered,
 sorted or joined on beside it; sources keep the raw record they came from, so every paper can be
-rebuilt from its sources at any time.
+rebuilt from its sources at any time. The statements both stores share are core.py's; here is
+what is SQLite's own: the schema and its migrations, the connection, transactions, backup, and
+exact vector search over the matrix in memory (lexical search: fts5.py).
 """
 
 from __future__ import annotations
