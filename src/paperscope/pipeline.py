@@ -6,7 +6,7 @@ import gc
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -18,6 +18,7 @@ from paperscope.assemble import Prepared, assemble, prepare
 from paperscope.errors import InputError, PaperscopeError
 from paperscope.model import Paper, RawRecord, Unread
 from paperscope.normalize.controls import scrub
+from paperscope.progress import Progress
 from paperscope.sources import reader_for, table
 from paperscope.store import LibraryPaper, Store
 
@@ -51,7 +52,6 @@ NOT_LIST_SUFFIXES = {
     ".sqlite",
 }
 NOT_LIST_NAMES = {"readme", "license", "licence", "changelog", "notice", "copying", "authors", "makefile"}
-Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
 
 @dataclass
