@@ -32,9 +32,10 @@ from paperscope.analyze.benchmarks import Benchmark
 from paperscope.analyze.charts import topic_map
 from paperscope.analyze.plot import draw_topic_map
 from paperscope.api.security import parse_readers
+from paperscope.atomic import replacing
 from paperscope.copying import copy_library
 from paperscope.errors import PaperscopeError
-from paperscope.export import FORMATS
+from paperscope.export import FORMATS, export_format
 from paperscope.fetch import apis
 from paperscope.fetch.apis import Fetched
 from paperscope.index.lexical import Filters
@@ -394,8 +395,7 @@ def export(
 
     Example: paperscope export --format bibtex --query "speculative decoding" -o decoding.bib
     """
-    if fmt not in FORMATS:
-        raise PaperscopeError(f"unknown export format {fmt!r}; one of {', '.join(FORMATS)}")
+    export_format(fmt)  # an unknown format is refused before the library is opened
     filters = Filters.parse(venue, year, contribution, has_code)
     with _library(ctx, db) as library:
         chosen = ids if ids or not query else [h.paper.id for h in library.search(query, limit, filters, mode=mode)]
@@ -404,10 +404,8 @@ def export(
         if output is None or str(output) == "-":
             library.export(fmt, sys.stdout, chosen, filters, bom=bom, accepted_only=accepted_only)
             return
-        partial = output.with_name(output.name + ".partial")
-        with partial.open("w", encoding="utf-8", newline="") as handle:
+        with replacing(output) as partial, partial.open("w", encoding="utf-8", newline="") as handle:
             library.export(fmt, handle, chosen, filters, bom=bom, accepted_only=accepted_only)
-        partial.replace(output)  # never a half-written file under the name asked for
     err.print(f"wrote {output}")
 
 

@@ -18,6 +18,7 @@ from paperscope.api.routes import FiltersParam
 from paperscope.api.security import COOKIE as TOKEN_COOKIE
 from paperscope.api.security import reader
 from paperscope.errors import PaperscopeError
+from paperscope.export import FORMATS
 from paperscope.index.lexical import MAX_QUERY_CHARS, Filters
 from paperscope.library import MAX_LIKE_CHARS, MAX_RESULTS, MODES, ORDERS, Library, NotFound
 from paperscope.personal import NOT_RELEVANT, STATES, Personal
@@ -31,7 +32,7 @@ router = APIRouter(include_in_schema=False)
 PAGE = 20
 HOME_TOPICS = 8  # the largest topics the home page offers, each with its most central papers
 HOME_SAMPLE = 8
-EXPORTS = ("bibtex", "ris", "csl-json", "csv", "markdown", "json")
+EXPORTS = tuple(name for name, export in FORMATS.items() if export.on_paper_page)
 
 
 def mount_static(app: FastAPI) -> None:
