@@ -45,7 +45,6 @@ from paperscope.normalize.math import to_unicode
 from paperscope.personal import NOT_RELEVANT, Personal
 from paperscope.pipeline import IngestReport
 from paperscope.results import benchmark_dict, benchmarks_list, paper_summary, related_paper, search_hit, stats_dict
-from paperscope.sources.table import parse_map
 from paperscope.store import DEFAULT_READER, is_server, safe_location
 
 app = typer.Typer(
@@ -154,7 +153,7 @@ def ingest(
             skip_bad=skip_bad,
             embed_vectors=not no_embed,
             progress=None if as_json else report,
-            columns=parse_map(column_map or []),
+            options={"map": column_map or []},
         )
     if as_json:
         _print_json(result.to_dict())

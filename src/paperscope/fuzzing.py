@@ -12,7 +12,7 @@ from pathlib import Path
 from paperscope.assemble import prepare
 from paperscope.errors import PaperscopeError
 from paperscope.model import Unread
-from paperscope.sources import reader_for
+from paperscope.sources import format_of
 
 _UNSAFE_TAGS = {"script", "iframe", "object", "embed", "style", "form", "base", "link", "meta", "svg", "img", "input"}
 _URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href"}
@@ -21,9 +21,8 @@ _SAFE_SCHEMES = ("http://", "https://", "mailto:", "#", "/")
 
 def read_any(path: Path) -> int:
     """Records read from `path` and prepared as an ingest prepares them; PaperscopeError for bad input."""
-    reader = reader_for(path)
     count = 0
-    for record in reader.read(path):
+    for record in format_of(path).read(path):
         if isinstance(record, Unread):
             continue
         prepared = prepare(record, "fuzz")

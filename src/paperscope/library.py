@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Self, TextIO
@@ -113,10 +113,11 @@ class Library:
         skip_bad: bool = False,
         embed_vectors: bool = True,
         progress: Progress | None = None,
-        columns: dict[str, str] | None = None,
+        options: Mapping[str, Sequence[str]] | None = None,
     ) -> pipeline.IngestReport:
-        """Read paper lists in one transaction, then embed what is new (unless `embed_vectors` is off)."""
-        report = pipeline.ingest(paths, self.store, skip_bad=skip_bad, progress=progress, columns=columns)
+        """Read paper lists in one transaction, then embed what is new (unless `embed_vectors` is off);
+        `options` are the input formats' options, as pipeline.ingest takes them."""
+        report = pipeline.ingest(paths, self.store, skip_bad=skip_bad, progress=progress, options=options)
         changed = report.papers_created + report.papers_updated + report.papers_removed
         if embed_vectors:
             started = time.perf_counter()
