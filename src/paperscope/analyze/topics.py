@@ -50,10 +50,6 @@ class Layout:
     silhouettes: dict[int, float] = field(default_factory=dict)  # candidate count → silhouette, when chosen
 
 
-def default_count(n: int) -> int:
-    return max(2, min(MAX_TOPICS, round(math.sqrt(n / 2))))
-
-
 def candidate_counts(n: int) -> list[int]:
     middle = math.sqrt(n / 2)
     return sorted({max(2, min(MAX_TOPICS, n - 1, round(middle * f))) for f in COUNT_FACTORS})
