@@ -32,9 +32,10 @@ from paperscope import responses
 from paperscope.analyze.benchmarks import Benchmark
 from paperscope.analyze.charts import topic_map
 from paperscope.analyze.plot import draw_topic_map
+from paperscope.atomic import replacing
 from paperscope.copying import copy_library
 from paperscope.errors import PaperscopeError
-from paperscope.export import FORMATS
+from paperscope.export import FORMATS, export_format
 from paperscope.face.security import parse_readers
 from paperscope.fetch import apis
 from paperscope.fetch.apis import Fetched
@@ -44,7 +45,6 @@ from paperscope.model import Paper
 from paperscope.normalize.math import to_unicode
 from paperscope.personal import NOT_RELEVANT, Personal
 from paperscope.pipeline import IngestReport
-from paperscope.sources.table import parse_map
 from paperscope.store import DEFAULT_READER, is_server, safe_location
 
 app = typer.Typer(
@@ -153,7 +153,7 @@ def ingest(
             skip_bad=skip_bad,
             embed_vectors=not no_embed,
             progress=None if as_json else report,
-            columns=parse_map(column_map or []),
+            options={"map": column_map or []},
         )
     if as_json:
         _print_json(result.to_dict())
@@ -398,8 +398,7 @@ def export(
 
     Example: paperscope export --format bibtex --query "speculative decoding" -o decoding.bib
     """
-    if fmt not in FORMATS:
-        raise PaperscopeError(f"unknown export format {fmt!r}; one of {', '.join(FORMATS)}")
+    export_format(fmt)  # an unknown format is refused before the library is opened
     filters = Filters.parse(venue, year, contribution, has_code)
     with _library(ctx, db) as library:
         chosen = ids if ids or not query else [h.paper.id for h in library.search(query, limit, filters, mode=mode)]
@@ -408,10 +407,8 @@ def export(
         if output is None or str(output) == "-":
             library.export(fmt, sys.stdout, chosen, filters, bom=bom, accepted_only=accepted_only)
             return
-        partial = output.with_name(output.name + ".partial")
-        with partial.open("w", encoding="utf-8", newline="") as handle:
+        with replacing(output) as partial, partial.open("w", encoding="utf-8", newline="") as handle:
             library.export(fmt, handle, chosen, filters, bom=bom, accepted_only=accepted_only)
-        partial.replace(output)  # never a half-written file under the name asked for
     err.print(f"wrote {output}")
 
 

@@ -21,16 +21,6 @@ router = APIRouter(prefix="/api")
 MAX_PAGE = 500
 MAX_OFFSET = 10_000_000  # far past any library, well inside SQLite's integers
 ORDERS = ("id", "venue", "year", "title")
-MEDIA_TYPES = {
-    "jsonl": "application/x-ndjson",
-    "json": "application/json",
-    "csv": "text/csv",
-    "markdown": "text/markdown",
-    "bibtex": "application/x-bibtex",
-    "ris": "application/x-research-info-systems",
-    "csl-json": "application/vnd.citationstyles.csl+json",
-}
-EXTENSIONS = {"markdown": "md", "bibtex": "bib", "csl-json": "csl.json"}
 # Where a listing's paper ids lead (OpenAPI links: schemathesis follows them in its stateful phase).
 PAPER_OPERATIONS = ("getPaper", "getRelated", "getMine", "addTag", "setState", "setNote")
 
@@ -148,7 +138,7 @@ def map_points(library: LibraryParam, chosen: FiltersParam) -> dict[str, Any]:
     "/export",
     summary="Export papers (all, or the ids given) in one of the export formats",
     response_class=StreamingResponse,
-    responses={200: {"content": {media: {"schema": {}} for media in MEDIA_TYPES.values()}}},
+    responses={200: {"content": {f.media_type: {"schema": {}} for f in FORMATS.values()}}},
 )
 def export(
     library: LibraryParam,
@@ -165,7 +155,9 @@ def export(
         with spool:
             yield from iter(lambda: spool.read(2**16), "")
 
-    name = f"papers.{EXTENSIONS.get(format, format)}"
+    chosen = FORMATS[format]
     return StreamingResponse(
-        chunks(), media_type=MEDIA_TYPES[format], headers={"Content-Disposition": f'attachment; filename="{name}"'}
+        chunks(),
+        media_type=chosen.media_type,
+        headers={"Content-Disposition": f'attachment; filename="papers.{chosen.extension}"'},
     )

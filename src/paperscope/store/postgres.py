@@ -430,7 +430,7 @@ class PostgresStore(SQLCore):
 
     def backup(self, destination: str | Path) -> None:
         """A SQLite file holding the whole library, read in one snapshot."""
-        from paperscope.copying import copy_store
+        from paperscope.store.copy import copy_store
         from paperscope.store.sqlite import SQLiteStore
 
         target = SQLiteStore(destination)

@@ -14,6 +14,7 @@ from fastapi.templating import Jinja2Templates
 from paperscope.analyze.benchmarks import close_names
 from paperscope.analyze.charts import bars, topic_colour, topic_map
 from paperscope.errors import PaperscopeError
+from paperscope.export import FORMATS
 from paperscope.face.params import FiltersParam
 from paperscope.face.security import COOKIE as TOKEN_COOKIE
 from paperscope.face.shared import LibraryParam, PersonalParam
@@ -30,7 +31,7 @@ router = APIRouter(include_in_schema=False)
 PAGE = 20
 HOME_TOPICS = 8  # the largest topics the home page offers, each with its most central papers
 HOME_SAMPLE = 8
-EXPORTS = ("bibtex", "ris", "csl-json", "csv", "markdown", "json")
+EXPORTS = tuple(name for name, export in FORMATS.items() if export.on_paper_page)
 
 
 def mount_static(app: FastAPI) -> None:
