@@ -10,7 +10,8 @@ tokenizer is pure Python; the C++ `sentencepiece` library gives the same token i
 times faster, and is used when present.
 
 Indexing and retrieval are apart: `text_of()` is what a paper is embedded from and `Encoder` turns
-text into vectors (at ingest, or in `paperscope embed`); `Vectors` searches the stored vectors.
+text into vectors (at ingest, or in `paperscope embed`); `Vectors` searches the stored vectors,
+exactly, or through an approximate index (index/ann.py) once there are too many for a scan.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
+from paperscope.index import ann
 from paperscope.model import Paper
 
 MODEL = "use-multilingual-v3"
@@ -90,12 +93,14 @@ def to_blob(vector: np.ndarray) -> bytes:
 class Vectors:
     """Every stored vector in one matrix, searched exactly: one matrix-vector product per query.
 
-    At 100k papers × 512 dimensions that product reads 200 MB, a few milliseconds here; an
-    approximate index would only pay off far beyond that (see bench/search_latency.py).
+    At 100k papers × 512 dimensions that product reads 200 MB, a few milliseconds here; from
+    ann.THRESHOLD vectors on, `indexed()` adds an approximate index whose candidates are scored
+    against the matrix (bench/ann.py).
     """
 
     ids: list[str]
     matrix: np.ndarray  # (n, DIMENSIONS) float32, rows of unit length
+    approximate: ann.AnnIndex | None = None
 
     @classmethod
     def from_rows(cls, count: int, rows: Iterable[tuple[str, bytes]]) -> Vectors:
@@ -115,13 +120,23 @@ class Vectors:
     def __len__(self) -> int:
         return len(self.ids)
 
+    def indexed(self, base: Path | None) -> Vectors:
+        """These vectors with an approximate index saved beside `base` (a library's file) when they
+        are many; the exact scan alone otherwise, or without a file to put the index beside."""
+        if base is not None and len(self) >= ann.THRESHOLD:
+            self.approximate = ann.cached(base, self.ids, self.matrix)
+        return self
+
     def nearest(
         self, query: np.ndarray, k: int, allowed: set[str] | None = None, exclude: set[str] | None = None
     ) -> list[tuple[str, float]]:
         """The k most similar papers as (id, cosine), best first; `allowed` limits the candidates."""
         if not len(self.ids) or k <= 0:
             return []
-        scores = self.matrix @ query.astype(np.float32)
+        query = query.astype(np.float32)
+        if self.approximate is not None and (found := self._approximately(query, k, allowed, exclude)):
+            return found
+        scores = self.matrix @ query
         if allowed is not None or exclude:
             keep = np.fromiter(
                 ((allowed is None or i in allowed) and not (exclude and i in exclude) for i in self.ids),
@@ -133,3 +148,20 @@ class Vectors:
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(self.ids[i], float(scores[i])) for i in top if np.isfinite(scores[i])]
+
+    def _approximately(
+        self, query: np.ndarray, k: int, allowed: set[str] | None, exclude: set[str] | None
+    ) -> list[tuple[str, float]] | None:
+        """The approximate index's candidates that pass the filters, scored exactly; None when fewer
+        than k pass (a narrow filter), for the exact scan to answer."""
+        assert self.approximate is not None
+        positions = [
+            int(p)
+            for p in self.approximate.candidates(query, k * ann.OVERSAMPLE)
+            if (allowed is None or self.ids[p] in allowed) and not (exclude and self.ids[p] in exclude)
+        ]
+        if len(positions) < min(k, len(self.ids)):
+            return None
+        scores = self.matrix[positions] @ query
+        best = np.argsort(-scores, kind="stable")[:k]
+        return [(self.ids[positions[i]], float(scores[i])) for i in best]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 import orjson
 
@@ -121,6 +122,9 @@ class SQLCore(ABC):
     # Columns of the papers table that hold its search index, with how each value is written (PostgreSQL's
     # tsvectors); SQLite's index is a table of its own (`_index`).
     _search_columns: tuple[tuple[str, str], ...] = ()
+    # The file a large library's approximate vector index is saved beside (index/ann.py); None: none is
+    # made (PostgreSQL searches its own HNSW index).
+    vector_index_beside: Path | None = None
 
     def __init__(self) -> None:
         self._stamp = now_precise()  # every change logged in one transaction carries its stamp
@@ -475,7 +479,10 @@ class SQLCore(ABC):
     def vectors(self) -> semantic.Vectors:
         """Every up-to-date vector in one matrix, read once, and again only after the library has changed."""
         return self._vectors.get(
-            self.version(), lambda: semantic.Vectors.from_rows(self.count_vectors(), self.vector_rows())
+            self.version(),
+            lambda: semantic.Vectors.from_rows(self.count_vectors(), self.vector_rows()).indexed(
+                self.vector_index_beside
+            ),
         )
 
     @abstractmethod

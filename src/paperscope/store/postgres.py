@@ -145,7 +145,11 @@ class PostgresStore(SQLCore):
         self._vocabulary: tuple[object, dict[str, int]] = (None, {})
         try:
             with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
-                self._migrate(conn)
+                self.read_only = conn.execute("SHOW transaction_read_only").fetchone()[0] == "on"
+                if self.read_only:
+                    self._check_replica(conn)
+                else:
+                    self._migrate(conn)
         except psycopg.OperationalError as exc:
             raise PaperscopeError(
                 f"{safe_location(url)}: cannot reach the PostgreSQL server ({_first_line(exc)})"
@@ -178,6 +182,16 @@ class PostgresStore(SQLCore):
                 conn.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION,))
             else:
                 conn.execute("UPDATE schema_version SET version = %s", (SCHEMA_VERSION,))
+
+    def _check_replica(self, conn: psycopg.Connection) -> None:
+        """A read-only server (a streaming replica) is read as it is: its schema comes from the primary."""
+        found = conn.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()[0]
+        row = conn.execute("SELECT version FROM schema_version").fetchone() if found else None
+        if not row or row[0] != SCHEMA_VERSION:
+            raise PaperscopeError(
+                f"{safe_location(self.url)}: a read-only server (a replica) holding schema {row[0] if row else 0},"
+                f" not {SCHEMA_VERSION}; open the library once on the primary with this paperscope"
+            )
 
     # how a statement runs: `?` as psycopg's `%s` (dialect.prepare)
 
@@ -226,6 +240,8 @@ class PostgresStore(SQLCore):
         if getattr(self._local, "conn", None) is not None:
             yield  # already inside one: part of it
             return
+        if self.read_only:
+            raise PaperscopeError(f"{safe_location(self.url)}: a read-only server (a replica); write on the primary")
         with self.pool.connection() as conn:
             self._local.conn, self._local.exclusive = conn, False
             self._stamp = now_precise()
@@ -234,8 +250,9 @@ class PostgresStore(SQLCore):
                     yield
             finally:
                 self._local.conn = None
-            # After the commit: a reader that sees the new version sees the new data.
-            conn.execute("SELECT nextval('library_version')")
+            # After the commit: a reader that sees the new version sees the new data. setval writes the
+            # value to the WAL each time (nextval alone logs 32 ahead), so a replica sees every step.
+            conn.execute("SELECT setval('library_version', nextval('library_version'))")
 
     @contextmanager
     def bulk(self) -> Iterator[None]:

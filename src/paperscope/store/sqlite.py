@@ -184,6 +184,7 @@ class SQLiteStore(SQLCore):
         self.path = str(path)
         if self.path != ":memory:" and not Path(self.path).parent.is_dir():
             raise PaperscopeError(f"{path}: cannot create the library there: its folder does not exist")
+        self.vector_index_beside = None if self.path == ":memory:" else Path(self.path)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
             self.db.execute("PRAGMA journal_mode=WAL")
