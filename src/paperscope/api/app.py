@@ -1,10 +1,7 @@
-"""The ASGI app: one Library behind a lock, the JSON routes, the web pages, security headers."""
+"""The ASGI app: a pool of libraries (library_pool.py), the JSON routes, the web pages, security headers."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +14,8 @@ from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
 from paperscope.errors import PaperscopeError
-from paperscope.library import Library, NotFound
+from paperscope.library import NotFound
+from paperscope.library_pool import LibraryPool
 from paperscope.store import DEFAULT_READER
 
 # Scripts only from this server (no inline script, no eval); styles likewise; MathML needs nothing more.
@@ -48,23 +46,6 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-class Shared:
-    """The one Library a server process uses. A SQLite connection is not for concurrent use from
-    several threads, and its sentence vectors (200 MB at 100k papers) are loaded once, so requests
-    take turns (a search takes milliseconds); a PostgreSQL store has a pool of connections, and
-    requests run side by side."""
-
-    def __init__(self, db: str | Path) -> None:
-        self.library = Library(db)
-        self._lock = nullcontext() if self.library.store.concurrent else threading.Lock()
-        self.library.warm()  # the model and the vectors load now, not in the first user's search
-
-    @contextmanager
-    def use(self) -> Iterator[Library]:
-        with self._lock:
-            yield self.library
-
-
 # The largest request body: a note of 20,000 characters, each sent as a JSON escape (\ud83d\ude00) at worst.
 MAX_BODY = 256 * 1024
 
@@ -82,7 +63,7 @@ def create_app(
     app = FastAPIOffline(
         title="paperscope", summary="Explore a conference's paper list.", version="0.1.0", redoc_url=None
     )
-    app.state.shared = Shared(db)
+    app.state.shared = LibraryPool(db)
     app.state.token = token
     app.state.readers = readers or {}
     app.state.reader = reader

@@ -16,7 +16,7 @@ import numpy as np
 import orjson
 
 from paperscope.errors import PaperscopeError
-from paperscope.index import lexical, semantic
+from paperscope.index import lexical, semantic, vector_file
 from paperscope.model import Paper, RawRecord
 from paperscope.store.base import DEFAULT_READER, FileRow, LibraryPaper
 from paperscope.store.rows import (
@@ -557,9 +557,24 @@ class SQLiteStore:
 
     def vectors(self) -> semantic.Vectors:
         """Every up-to-date vector, loaded once, and again only after the library has changed."""
-        return self._vectors.get(
-            self.version(), lambda: semantic.Vectors.from_rows(self.count_vectors(), self.vector_rows())
-        )
+        return self._vectors.get(self.version(), self._mapped_vectors)
+
+    def _mapped_vectors(self) -> semantic.Vectors:
+        def read() -> semantic.Vectors:
+            return semantic.Vectors.from_rows(self.count_vectors(), self.vector_rows())
+
+        if self.path == ":memory:":
+            return read()
+        return vector_file.load(self.path, vector_file.state(self.path, self._vectors_state()), read)
+
+    def _vectors_state(self) -> tuple[int, ...]:
+        """Read in a millisecond, and different whenever the current vectors may be: a vector written
+        takes a new row number; a paper added or updated too (put_paper inserts it again); a paper
+        removed lowers the count and is logged (so removing the last paper and adding another shows)."""
+        return self.db.execute(
+            "SELECT (SELECT max(rowid) FROM vectors), (SELECT count(*) FROM vectors), (SELECT max(rowid) FROM papers),"
+            " (SELECT count(*) FROM papers), (SELECT max(id) FROM changes)"
+        ).fetchone()
 
     def vector_of(self, paper_id: str) -> np.ndarray | None:
         vectors = self.vectors()
