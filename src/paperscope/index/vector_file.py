@@ -19,6 +19,8 @@ import numpy as np
 
 from paperscope.index.semantic import Vectors
 
+_writing = threading.Lock()
+
 
 def state(database: str, numbers: Iterable[int | None]) -> str:
     """A name for the current vectors from numbers that change with them, and the database file's
@@ -30,10 +32,12 @@ def load(database: str, key: str, read: Callable[[], Vectors]) -> Vectors:
     """The vectors named `key` memory-mapped from beside `database`, written there first (from
     `read()`) if no process has yet; held in memory only where the folder cannot be written."""
     base = Path(f"{database}.vectors-{key}")
-    mapped = _mapped(base)
-    if mapped is not None:
-        return mapped
-    vectors = read()
+    with _writing:  # the threads of a server process that see new vectors together: one reads them
+        mapped = _mapped(base)
+        return mapped if mapped is not None else _written(base, read())
+
+
+def _written(base: Path, vectors: Vectors) -> Vectors:
     try:
         _write(base, vectors)
     except OSError:  # a read-only folder: this process keeps its own copy
