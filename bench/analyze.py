@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import random
 import statistics
 import sys
@@ -34,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 from eval_library import SHARED
-from library_copy import copy_of_eval_library
+from library_copy import eval_library_copy
 from sklearn.metrics import normalized_mutual_info_score
 
 from paperscope.analyze import phrases
@@ -119,6 +120,11 @@ def tfidf_kmeans(texts: list[str], k: int) -> np.ndarray:
     return MiniBatchKMeans(n_clusters=k, random_state=topic_model.SEED, n_init=3, batch_size=2048).fit_predict(words)
 
 
+def old_count(n: int) -> int:
+    """The topic count paperscope chose before it chose by silhouette: sqrt(n / 2)."""
+    return max(2, min(topic_model.MAX_TOPICS, round(math.sqrt(n / 2))))
+
+
 def label_figures(layout: topic_model.Layout, texts: list[str]) -> str:
     chosen = [t.label.split(", ") for t in layout.topics]
     phrases_shown = [p for label in chosen for p in label if not p.startswith("topic ")]
@@ -133,13 +139,12 @@ def label_figures(layout: topic_model.Layout, texts: list[str]) -> str:
 
 
 def scale_quality() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        with Library(copy_of_eval_library(Path(tmp))) as library:
-            vectors = library.vectors()
-            order = sorted(range(len(vectors)), key=vectors.ids.__getitem__)
-            ids = [vectors.ids[i] for i in order]
-            papers = [library.paper(pid) for pid in ids]
-            matrix = vectors.matrix[order]
+    with eval_library_copy() as library:
+        vectors = library.vectors()
+        order = sorted(range(len(vectors)), key=vectors.ids.__getitem__)
+        ids = [vectors.ids[i] for i in order]
+        papers = [library.paper(pid) for pid in ids]
+        matrix = vectors.matrix[order]
         aaai = aaai_areas()
         fields = [field_of(p, aaai) for p in papers]
         texts = [semantic.text_of(p) for p in papers]
@@ -168,9 +173,7 @@ def scale_quality() -> None:
             print(f"  {count:>3} topics: silhouette {score:.4f}, NMI {nmi:.3f}{mark}")
         compared = {
             f"paperscope ({k} topics, by silhouette)": layout.assignment,
-            f"old count sqrt(n/2) ({topic_model.default_count(len(ids))} topics)": topic_model._kmeans(
-                matrix, topic_model.default_count(len(ids))
-            ),
+            f"old count sqrt(n/2) ({old_count(len(ids))} topics)": topic_model._kmeans(matrix, old_count(len(ids))),
             f"TF-IDF k-means ({k} topics, baseline)": tfidf_kmeans(texts, k),
         }
         print(f"  {'':<44} {'development':>22}  {'held out':>22}")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from paperscope import dedupe
 from paperscope.assemble import prepare
-from paperscope.sources import reader_for
+from paperscope.sources import format_of
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "paperlists"
 BINS = [0.0, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 1.01]
@@ -24,7 +24,7 @@ BINS = [0.0, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 1.01]
 
 def main() -> None:
     started = time.perf_counter()
-    prepared = [prepare(r, path.name) for path in sorted(CORPUS.iterdir()) for r in reader_for(path).read(path)]
+    prepared = [prepare(r, path.name) for path in sorted(CORPUS.iterdir()) for r in format_of(path).read(path)]
     units = [p.unit for p in prepared]
     representatives = sorted({u.key: i for i, u in reversed(list(enumerate(units)))}.values())
     pairs = dedupe._similar_pairs(units, representatives)

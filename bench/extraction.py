@@ -22,7 +22,7 @@ from pathlib import Path
 from paperscope.assemble import assemble, prepare
 from paperscope.extract import extract
 from paperscope.model import Paper
-from paperscope.sources import reader_for
+from paperscope.sources import format_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -51,7 +51,7 @@ def load_cases() -> list[tuple[dict, Paper]]:
         file, line = label["source"].rsplit(":", 1)
         if file not in records:
             source = SHARED / "seeds" / file if file.endswith(".txt") else SHARED / "corpus" / "paperlists" / file
-            records[file] = {r.source.line: r for r in reader_for(source).read(source)}
+            records[file] = {r.source.line: r for r in format_of(source).read(source)}
         label["set"] = path.parent.name
         label["lists"] = "old" if path.parent.name == "seeds" or path.stem.rsplit("_", 1)[0] in OLD_LISTS else "new"
         cases.append((label, assemble("x", [prepare(records[file][int(line)], "bench")])))  # type: ignore[arg-type]
@@ -218,7 +218,7 @@ def _extract_all(abstracts: list[str]) -> int:
 def speed(sample: int) -> None:
     abstracts = []
     for path in sorted((SHARED / "corpus" / "paperlists").iterdir()):
-        abstracts += [prepare(r, "x").abstract.text for r in reader_for(path).read(path) if r.abstract]
+        abstracts += [prepare(r, "x").abstract.text for r in format_of(path).read(path) if r.abstract]
         if len(abstracts) >= sample:
             break
     abstracts = abstracts[:sample]

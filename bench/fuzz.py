@@ -1,6 +1,6 @@
 """A long fuzzing run over the readers and the text pipeline: inputs tried, failures found (target 0).
 
-    python bench/fuzz.py [--inputs 100000] [--seed 1]
+    python -m bench.fuzz [--inputs 100000] [--seed 1]     (from the repository's root: it uses tests/fuzzing.py)
 
 Inputs: mutations of real files from ../shared (the seed pages, corpus lists, the sample files of
 other formats: byte flips, truncations, insertions of hostile pieces, line shuffles, gzip or not)
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from paperscope.errors import PaperscopeError
-from paperscope.fuzzing import read_any
+from tests.fuzzing import read_any
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 PIECES = [

@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import sqlite3
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from eval_library import path
+
+from paperscope.library import Library
 
 
 def copy_of_eval_library(folder: Path) -> Path:
@@ -20,3 +25,10 @@ def copy_of_eval_library(folder: Path) -> Path:
     with sqlite3.connect(f"file:{source}?mode=ro", uri=True) as cached, sqlite3.connect(copy) as target:
         cached.backup(target)
     return copy
+
+
+@contextmanager
+def eval_library_copy() -> Iterator[Library]:
+    """The evaluation library, open on a private copy that is deleted afterwards."""
+    with tempfile.TemporaryDirectory() as tmp, Library(copy_of_eval_library(Path(tmp))) as library:
+        yield library

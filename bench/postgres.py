@@ -126,7 +126,7 @@ def recall(sqlite: Library, postgres: Library, queries: list[str]) -> None:
 
 
 def throughput(library: Library, queries: list[str], clients: int, label: str) -> float:
-    lock = threading.Lock() if not library.store.concurrent else None  # as api.app.Shared does
+    lock = threading.Lock() if not library.store.concurrent else None  # as face.shared.Shared does
     done = [0] * clients
     stop = time.perf_counter() + THROUGHPUT_SECONDS
 

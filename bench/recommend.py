@@ -20,16 +20,13 @@ from __future__ import annotations
 import random
 import re
 import statistics
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
-from library_copy import copy_of_eval_library
+from library_copy import eval_library_copy
 
 from paperscope.analyze.recommend import recommend
 from paperscope.index import semantic
-from paperscope.library import Library
 
 DEVELOPMENT = [
     "point cloud",
@@ -127,10 +124,9 @@ def run(phrases: list[str], titles: dict[str, str], compared: dict[str, Method])
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        with Library(copy_of_eval_library(Path(tmp))) as library:
-            vectors = library.vectors()
-            papers = [p for p in library.papers() if p.id in vectors.position]
+    with eval_library_copy() as library:
+        vectors = library.vectors()
+        papers = [p for p in library.papers() if p.id in vectors.position]
         titles = {p.id: p.title or p.display_title for p in papers}
         texts = {p.id: semantic.text_of(p) for p in papers}
         compared = methods(vectors, texts)

@@ -46,6 +46,15 @@ def test_key_phrases_hold_no_function_words():
     ]
 
 
+def test_links_are_not_key_phrases():
+    found = phrases.phrases(
+        "Graph transformers scale. Code is at https://github.com/lab/graph-transformers and www.lab.org/gt, "
+        "data on huggingface.co/datasets/x or github.com/lab."
+    )
+    assert "graph transformers" in found
+    assert not [p for p in found if {"github", "https", "com", "www", "huggingface"} & set(p.split())]
+
+
 def test_topic_labels_are_phrases_their_papers_use(seeded_db):
     with Library(seeded_db) as library:
         topics = {t.label: t for t in library.topics()}

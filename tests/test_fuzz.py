@@ -12,12 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paperscope.errors import PaperscopeError
-from paperscope.fuzzing import read_any, unsafe_html
 from paperscope.index.lexical import parse
 from paperscope.normalize.text import clean_text
 from paperscope.normalize.urls import clean_url
 
 from .conftest import SEEDS
+from .fuzzing import read_any, unsafe_html
 
 FAST = settings(max_examples=150, deadline=2_000, suppress_health_check=[HealthCheck.too_slow])
 PIECES = [

@@ -83,11 +83,11 @@ def test_the_command_line_round_trip(seeded_copy, tmp_path):
 def test_saved_searches_show_what_a_later_ingest_added(seeded_any):
     db = ("--db", seeded_any)
     assert run_cli(*db, "save", "robots", "robot manipulation", "--mode", "lexical").code == 0
-    assert json.loads(run_cli(*db, "news", "--json").out) == {"robots": []}
+    assert json.loads(run_cli(*db, "news", "--json").out) == {"news": {"robots": []}}
     run_cli(*db, "ingest", CORPUS / "corl2024.json.gz", "--no-embed")
-    fresh = json.loads(run_cli(*db, "news", "--json").out)["robots"]
+    fresh = json.loads(run_cli(*db, "news", "--json").out)["news"]["robots"]
     assert fresh and all(hit["venue"] == "CORL" for hit in fresh)
-    assert json.loads(run_cli(*db, "news", "--json").out) == {"robots": []}  # seen now
+    assert json.loads(run_cli(*db, "news", "--json").out) == {"news": {"robots": []}}  # seen now
 
 
 def test_changes_between_two_versions_of_a_list(tmp_path, library_location):

@@ -10,7 +10,7 @@ import pytest
 from paperscope.errors import InputError
 from paperscope.library import Library
 from paperscope.model import Unread
-from paperscope.sources import reader_for
+from paperscope.sources import format_of
 
 from .conftest import SHARED, run_cli
 
@@ -20,8 +20,8 @@ FORMATS = SHARED / "formats"
 def read(name: str) -> tuple[str, list]:
     """The format and the records of a sample (entries that are not papers left out)."""
     path = FORMATS / name
-    reader = reader_for(path)
-    return reader.FORMAT, [r for r in reader.read(path) if not isinstance(r, Unread)]
+    source_format = format_of(path)
+    return source_format.name, [r for r in source_format.read(path) if not isinstance(r, Unread)]
 
 
 @pytest.mark.parametrize(
@@ -67,7 +67,7 @@ def test_bibtex_macros_crossref_and_latex():
 
 def test_every_bibtex_entry_is_read_or_reported():
     path = FORMATS / "tricky.bib"
-    found = list(reader_for(path).read(path))
+    found = list(format_of(path).read(path))
     unread = [r for r in found if isinstance(r, Unread)]
     assert len(found) == 36  # the README: 36 entries
     assert [(u.source.line, u.reason) for u in unread] == [
@@ -167,7 +167,7 @@ def test_unknown_formats_are_refused_by_name(tmp_path):
     run = run_cli("--db", tmp_path / "lib.db", "ingest", settings)
     assert run.code == 1 and run.err.startswith("error: settings.json: unknown format") and "Traceback" not in run.err
     with pytest.raises(InputError):
-        reader_for(settings)
+        format_of(settings)
 
 
 def test_openreview_v1_submissions_with_their_decisions():
@@ -214,9 +214,9 @@ V2_RESPONSE = {
 def test_openreview_v2_notes(tmp_path):
     path = tmp_path / "iclr2025_notes.json"
     path.write_text(json.dumps(V2_RESPONSE), encoding="utf-8")
-    reader = reader_for(path)
-    records = list(reader.read(path))
-    assert reader.FORMAT == "openreview" and len(records) == 1  # the reply is not a paper
+    source_format = format_of(path)
+    records = list(source_format.read(path))
+    assert source_format.name == "openreview" and len(records) == 1  # the reply is not a paper
     record = records[0]
     assert (record.title, record.status, record.venue, record.year) == (
         "A Paper on \\textbf{Things}",

@@ -73,10 +73,10 @@ def test_a_phrase_stays_a_requirement_in_hybrid(library):
 def test_a_search_ends_where_its_evidence_ends(library):
     hits = library.search("speculative decoding", limit=51)
     assert {"VSD", "Aurora"} <= set(names(hits)) and len(hits) <= 4  # the decoding papers, not the 51
-    assert library.search_count("speculative decoding") == len(hits)
-    assert 2 <= library.search_count("model merging") <= 5
+    assert library.search_page("speculative decoding").total == len(hits)
+    assert 2 <= library.search_page("model merging").total <= 5
     lexical = library.search("speculative decoding", limit=51, mode="lexical")  # every word, then any word
-    assert library.search_count("speculative decoding", mode="lexical") == len(lexical) > len(hits)
+    assert library.search_page("speculative decoding", mode="lexical").total == len(lexical) > len(hits)
 
 
 def test_the_count_export_and_map_see_the_same_results(seeded_db, tmp_path):

@@ -5,15 +5,15 @@ from pathlib import Path
 import pytest
 
 from paperscope.errors import InputError
-from paperscope.sources import listing, paperlists, reader_for
+from paperscope.sources import format_of, listing, paperlists
 
 from .conftest import CORPUS, SEEDS
 
 
 def test_listing_pages_keep_file_line_and_header():
     path = SEEDS / "001_3a14d78222ee847b.txt"
-    records = list(reader_for(path).read(path))
-    assert reader_for(path) is listing
+    records = list(format_of(path).read(path))
+    assert format_of(path) is listing.FORMAT
     assert len(records) == 19
     first = records[0]
     assert first.source.path == path.name
@@ -39,8 +39,8 @@ def test_listing_headers(header, venue, year):
 
 def test_paper_list_json_maps_its_fields():
     path = CORPUS / "icml2018.json.gz"
-    records = list(reader_for(path).read(path))
-    assert reader_for(path) is paperlists
+    records = list(format_of(path).read(path))
+    assert format_of(path) is paperlists.FORMAT
     first = records[0]
     assert first.title == "$D^2$: Decentralized Training over Decentralized Data"
     assert first.authors == ["Hanlin Tang", "Xiangru Lian", "Ming Yan", "Ce Zhang", "Ji Liu"]
@@ -49,16 +49,16 @@ def test_paper_list_json_maps_its_fields():
     assert first.urls["pdf"].endswith("tang18a.pdf")
 
 
-def test_readers_are_chosen_by_content_not_extension(tmp_path):
+def test_formats_are_chosen_by_content_not_extension(tmp_path):
     disguised = tmp_path / "list.dat"
     shutil.copy(CORPUS / "uai2019.json.gz", disguised)
-    assert reader_for(disguised) is paperlists
+    assert format_of(disguised) is paperlists.FORMAT
     page = tmp_path / "page.json"
     shutil.copy(SEEDS / "000_31443c0bfd02244b.txt", page)
-    assert reader_for(page) is listing
+    assert format_of(page) is listing.FORMAT
     plain = tmp_path / "plain.json"
     plain.write_bytes(gzip.decompress((CORPUS / "uai2019.json.gz").read_bytes()))
-    assert reader_for(plain) is paperlists
+    assert format_of(plain) is paperlists.FORMAT
 
 
 def test_venue_names_from_file_names():
@@ -71,7 +71,7 @@ def test_venue_names_from_file_names():
 def test_every_corpus_file_reads_without_an_error():
     total = 0
     for path in sorted(CORPUS.iterdir()):
-        total += sum(1 for _ in reader_for(path).read(path))
+        total += sum(1 for _ in format_of(path).read(path))
     assert total == 92_874
 
 
@@ -79,11 +79,11 @@ def test_a_record_that_is_not_a_paper_names_its_position(tmp_path):
     path = tmp_path / "list.json"
     path.write_text('[{"title": "A", "abstract": "x"}, 7]')
     with pytest.raises(InputError, match=r"list.json:2: not a paper list"):
-        list(reader_for(path).read(path))
+        list(format_of(path).read(path))
 
 
 def test_unknown_formats_are_refused(tmp_path: Path):
     path = tmp_path / "data.bin"
     path.write_bytes(b"\x00\x01\x02binary")
     with pytest.raises(InputError, match="unknown format"):
-        reader_for(path)
+        format_of(path)

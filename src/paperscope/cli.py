@@ -8,7 +8,7 @@ import secrets
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -28,23 +28,23 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from paperscope import responses
 from paperscope.analyze.benchmarks import Benchmark
 from paperscope.analyze.charts import topic_map
 from paperscope.analyze.plot import draw_topic_map
-from paperscope.api.security import parse_readers
+from paperscope.atomic import replacing
 from paperscope.copying import copy_library
 from paperscope.errors import PaperscopeError
-from paperscope.export import FORMATS
+from paperscope.export import FORMATS, export_format
+from paperscope.face.security import parse_readers
 from paperscope.fetch import apis
 from paperscope.fetch.apis import Fetched
 from paperscope.index.lexical import Filters
-from paperscope.library import MAX_RESULTS, Library
+from paperscope.library import MAX_RESULTS, Library, SearchPage
 from paperscope.model import Paper
 from paperscope.normalize.math import to_unicode
 from paperscope.personal import NOT_RELEVANT, Personal
 from paperscope.pipeline import IngestReport
-from paperscope.results import benchmark_dict, benchmarks_list, paper_summary, related_paper, search_hit, stats_dict
-from paperscope.sources.table import parse_map
 from paperscope.store import DEFAULT_READER, is_server, safe_location
 
 app = typer.Typer(
@@ -153,7 +153,7 @@ def ingest(
             skip_bad=skip_bad,
             embed_vectors=not no_embed,
             progress=None if as_json else report,
-            columns=parse_map(column_map or []),
+            options={"map": column_map or []},
         )
     if as_json:
         _print_json(result.to_dict())
@@ -242,11 +242,11 @@ def papers(
     Example: paperscope papers --order venue --limit 20
     """
     with _library(ctx, db) as library:
-        total = library.count()
-        rows = [paper_summary(p) for p in library.papers(order, limit, offset)]
+        reply = responses.papers_reply(library.papers(order, limit, offset), library.count(), offset, limit)
     if as_json:
-        _print_json({"total": total, "offset": offset, "papers": rows})
+        _print_json(reply)
         return
+    total, rows = reply["total"], reply["papers"]
     table = Table("id", "display title", "venue", "year", "sources", title=f"{total} papers", title_justify="left")
     for row in rows:
         table.add_row(
@@ -271,7 +271,7 @@ def show(
     with _library(ctx, db) as library:
         paper = library.paper(paper_id)
     if as_json:
-        _print_json(paper.to_dict())
+        _print_json(responses.paper_reply(paper))
     else:
         _print_paper(paper)
 
@@ -341,13 +341,17 @@ def search(
     """
     filters = Filters.parse(venue, year, contribution, has_code)
     with _library(ctx, db) as library:
-        hits = library.search(query, limit, filters, syntax, mode)
+        if syntax == "words":  # the page and its total as the web pages and the API give them
+            found = library.search_page(query, limit, 0, filters, mode)
+        else:
+            hits = library.search(query, limit, filters, syntax, mode)
+            found = SearchPage(hits, len(hits), {})
         searched_as = library.searched_as(query, mode, syntax)
-        total = library.search_count(query, filters, mode) if syntax == "words" else len(hits)
-    rows = [search_hit(h) for h in hits]
+    reply = responses.search_reply(query, mode, searched_as, found, limit=limit)
     if as_json:
-        _print_json({"query": query, "mode": mode, "searched_as": searched_as, "total": total, "results": rows})
+        _print_json(reply)
         return
+    total, rows = found.total, reply["results"]
     if searched_as:
         out.print(f"[dim]searched as: {escape(searched_as)}[/dim]", highlight=False)
     if not rows:
@@ -358,7 +362,7 @@ def search(
             if total > len(rows)
             else f"[dim]{total:,} papers match[/dim]"
         )
-    for row, hit in zip(rows, hits, strict=True):
+    for row, hit in zip(rows, found.hits, strict=True):
         out.print(
             f"[bold]{row['rank']}. {_shown(row['display_title'])}[/bold]  [dim]{row['id']} · "
             f"{row['venue'] or ''} {row['year'] or ''} · score {row['score']:.3g}[/dim]"
@@ -394,8 +398,7 @@ def export(
 
     Example: paperscope export --format bibtex --query "speculative decoding" -o decoding.bib
     """
-    if fmt not in FORMATS:
-        raise PaperscopeError(f"unknown export format {fmt!r}; one of {', '.join(FORMATS)}")
+    export_format(fmt)  # an unknown format is refused before the library is opened
     filters = Filters.parse(venue, year, contribution, has_code)
     with _library(ctx, db) as library:
         chosen = ids if ids or not query else [h.paper.id for h in library.search(query, limit, filters, mode=mode)]
@@ -404,10 +407,8 @@ def export(
         if output is None or str(output) == "-":
             library.export(fmt, sys.stdout, chosen, filters, bom=bom, accepted_only=accepted_only)
             return
-        partial = output.with_name(output.name + ".partial")
-        with partial.open("w", encoding="utf-8", newline="") as handle:
+        with replacing(output) as partial, partial.open("w", encoding="utf-8", newline="") as handle:
             library.export(fmt, handle, chosen, filters, bom=bom, accepted_only=accepted_only)
-        partial.replace(output)  # never a half-written file under the name asked for
     err.print(f"wrote {output}")
 
 
@@ -424,10 +425,11 @@ def related(
     Example: paperscope related drqlcr3nir3z
     """
     with _library(ctx, db) as library:
-        found = [related_paper(r) for r in library.related(paper_id, limit)]
+        reply = responses.related_reply(paper_id, library.related(paper_id, limit))
     if as_json:
-        _print_json({"id": paper_id, "related": found})
+        _print_json(reply)
         return
+    found = reply["related"]
     if not found:
         out.print("no related papers found")
     for rank, row in enumerate(found, start=1):
@@ -451,19 +453,11 @@ def topics(
     """
     with _library(ctx, db) as library, _progress() as report:
         found = library.analyze(count, report) if count or not library.topics() else library.topics()
-        rows = [
-            {
-                "id": t.id,
-                "label": t.label,
-                "keywords": t.keywords,
-                "size": t.size,
-                "papers": [paper_summary(p) for p in library.topic_papers(t.id)],
-            }
-            for t in found
-        ]
+        reply = responses.topics_reply(library, found)
     if as_json:
-        _print_json({"topics": rows})
+        _print_json(reply)
         return
+    rows = reply["topics"]
     table = Table("topic", "papers", "about", title=f"{len(rows)} topics", title_justify="left")
     for row in sorted(rows, key=lambda r: -r["size"]):
         table.add_row(
@@ -511,7 +505,7 @@ def stats(ctx: typer.Context, db: DbOption = None, as_json: JsonOption = False) 
     with _library(ctx, db) as library:
         found = library.stats()
     if as_json:
-        _print_json(stats_dict(found))
+        _print_json(responses.stats_reply(found))
         return
     out.print(f"[bold]{found.papers}[/bold] papers, {found.with_code} with code ({found.code_share:.0%})")
     for title, rows in (
@@ -548,13 +542,13 @@ def benchmarks(
         if name is None:
             entries = library.stats().by_benchmark
             if as_json:
-                _print_json(benchmarks_list(library.stats()))
+                _print_json(responses.benchmarks_reply(library.stats()))
             else:
                 out.print(_bar_table("benchmark", [(_with_variants(b), b.papers) for b in entries]))
             return
         found = library.benchmark(name)
     if as_json:
-        _print_json(benchmark_dict(found))
+        _print_json(responses.benchmark_reply(found))
         return
     table = Table(
         "paper",
@@ -622,7 +616,7 @@ def list_tags(ctx: typer.Context, db: DbOption = None, as_json: JsonOption = Fal
     with personal(ctx, db) as (_, mine):
         rows = mine.tags()
     if as_json:
-        _print_json({"tags": [{"tag": t, "papers": n} for t, n in rows]})
+        _print_json(responses.tags_reply(rows))
         return
     out.print(_bar_table("tag", rows) if rows else "no tags yet (paperscope tag ID TAG)")
 
@@ -696,13 +690,11 @@ def reading_list(
     Example: paperscope list --tag agents
     """
     with personal(ctx, db) as (_, mine):
-        papers = mine.listed(tag_name, state)
-        rows = [
-            {**paper_summary(p), "state": mine.state(p.id), "tags": [t for t, _ in mine.tags(p.id)]} for p in papers
-        ]
+        reply = responses.list_reply(mine, mine.listed(tag_name, state))
     if as_json:
-        _print_json({"papers": rows})
+        _print_json(reply)
         return
+    rows = reply["papers"]
     table = Table("id", "display title", "state", "tags", title=f"{len(rows)} papers", title_justify="left")
     for row in rows:
         table.add_row(row["id"], _shown(row["display_title"]), row["state"] or "", escape(", ".join(row["tags"])))
@@ -742,15 +734,11 @@ def recommend(
     Example: paperscope recommend --tag agents
     """
     with personal(ctx, db) as (_, mine):
-        found = mine.recommend(tag_name, limit)
-    rows = [
-        {**paper_summary(s.paper), "score": round(s.score, 4), "because": s.because.id, "reason": s.reason}
-        for s in found
-    ]
+        reply = responses.recommend_reply(tag_name, mine.recommend(tag_name, limit))
     if as_json:
-        _print_json({"tag": tag_name, "suggestions": rows})
+        _print_json(reply)
         return
-    for rank, row in enumerate(rows, start=1):
+    for rank, row in enumerate(reply["suggestions"], start=1):
         out.print(f"[bold]{rank}. {_shown(row['display_title'])}[/bold]  [dim]{row['id']}[/dim]")
         out.print(f"   {escape(row['reason'])}", highlight=False)
 
@@ -790,7 +778,7 @@ def news(
     with personal(ctx, db) as (_, mine):
         found = mine.news(mark_seen=not peek)
     if as_json:
-        _print_json({name: [search_hit(h) for h in hits] for name, hits in found.items()})
+        _print_json(responses.news_reply(found))
         return
     if not found:
         out.print("no saved searches (paperscope save NAME QUERY)")
@@ -817,7 +805,7 @@ def changes(
     with personal(ctx, db) as (_, mine):
         found = mine.changes(since)
     if as_json:
-        _print_json({"changes": [asdict(c) for c in found]})
+        _print_json(responses.changes_reply(found))
         return
     if not found:
         out.print("no changes recorded")

@@ -7,7 +7,7 @@ Each batch is its own transaction, so an interrupted run keeps what it finished 
 from __future__ import annotations
 
 from paperscope.index import semantic
-from paperscope.pipeline import Progress
+from paperscope.progress import Progress
 from paperscope.store import Store
 
 COMMIT_EVERY = 128  # papers per transaction: what an interrupt can cost

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Self, TextIO
@@ -14,11 +14,13 @@ from paperscope.analyze import benchmarks as benchmark_model
 from paperscope.analyze import related as related_model
 from paperscope.analyze import stats as stats_model
 from paperscope.analyze import topics as topic_model
+from paperscope.atomic import replacing
 from paperscope.embed import embed_missing
 from paperscope.errors import PaperscopeError
-from paperscope.export import REFERENCES, citation, writer_for
+from paperscope.export import citation, export_format
 from paperscope.index import fusion, lexical, semantic, translate
 from paperscope.model import Paper
+from paperscope.progress import Progress
 from paperscope.store import Store, open_store
 
 MAX_RESULTS = 1_000
@@ -110,11 +112,12 @@ class Library:
         *,
         skip_bad: bool = False,
         embed_vectors: bool = True,
-        progress: pipeline.Progress | None = None,
-        columns: dict[str, str] | None = None,
+        progress: Progress | None = None,
+        options: Mapping[str, Sequence[str]] | None = None,
     ) -> pipeline.IngestReport:
-        """Read paper lists in one transaction, then embed what is new (unless `embed_vectors` is off)."""
-        report = pipeline.ingest(paths, self.store, skip_bad=skip_bad, progress=progress, columns=columns)
+        """Read paper lists in one transaction, then embed what is new (unless `embed_vectors` is off);
+        `options` are the input formats' options, as pipeline.ingest takes them."""
+        report = pipeline.ingest(paths, self.store, skip_bad=skip_bad, progress=progress, options=options)
         changed = report.papers_created + report.papers_updated + report.papers_removed
         if embed_vectors:
             started = time.perf_counter()
@@ -127,14 +130,14 @@ class Library:
             report.seconds["topics"] = round(time.perf_counter() - started, 2)
         return report
 
-    def embed(self, progress: pipeline.Progress | None = None) -> int:
+    def embed(self, progress: Progress | None = None) -> int:
         """Compute the vectors that are missing or stale, then the topics; resumable. Returns how many."""
         computed = embed_missing(self.store, progress)
         if computed:
             self.analyze(progress=progress)
         return computed
 
-    def analyze(self, count: int | None = None, progress: pipeline.Progress | None = None) -> list[topic_model.Topic]:
+    def analyze(self, count: int | None = None, progress: Progress | None = None) -> list[topic_model.Topic]:
         """Cluster the papers into topics and lay them out on the map; stored, replacing the last."""
         vectors = self.vectors()
         order = sorted(range(len(vectors)), key=vectors.ids.__getitem__)  # id order: the same library, the same topics
@@ -339,16 +342,6 @@ class Library:
         papers = ((rank, self.store.get_paper(pid), cosine) for rank, (pid, cosine) in enumerate(near, offset + 1))
         return [SearchHit(rank, p, cosine, {"semantic": cosine}, "") for rank, p, cosine in papers if p]
 
-    def search_count(self, text: str, filters: lexical.Filters | None = None, mode: str = "hybrid") -> int:
-        """How many papers a search returns, however far one pages: every paper with every word, and
-        the others its evidence supports (a semantic search ranks FUSED_DEPTH papers by meaning)."""
-        query = lexical.parse(text)
-        ranked, _ = self._ranked(text, query, FUSED_DEPTH, filters, "words", mode, FUSED_DEPTH)
-        if mode == "semantic" and query.text:
-            return len(ranked)
-        every = self.store.count_every(self._lexical_query(text, query, "words"), filters)
-        return every + sum(1 for _, _, parts in ranked if not parts.get("every"))
-
     def searched_as(self, text: str, mode: str = "hybrid", syntax: str = "words") -> str | None:
         """What the words side of a search looked for when it was not the text as typed: the English
         of a Chinese or mixed query ("推测解码" -> '"speculative decoding"'); None otherwise."""
@@ -474,9 +467,8 @@ class Library:
         destination = Path(destination)
         if destination.exists():
             raise PaperscopeError(f"{destination}: already exists; a backup never overwrites a file")
-        partial = destination.with_name(destination.name + ".partial")
-        self.store.backup(partial)
-        partial.replace(destination)
+        with replacing(destination) as partial:
+            self.store.backup(partial)
 
     def check(self) -> dict[str, object]:
         return self.store.check()
@@ -493,16 +485,16 @@ class Library:
         """Stream papers to `out` in a format: the ids given, or every paper passing `filters`; with
         `accepted_only`, not those rejected, withdrawn or under review. The reference formats leave
         out withdrawn papers' placeholders, and cite each paper by its stored key."""
-        writer = writer_for(fmt)
+        chosen = export_format(fmt)
         papers = (self.paper(i) for i in ids) if ids is not None else self.papers(filters=filters)
         if accepted_only:
             papers = (p for p in papers if citation.accepted(p))
         if bom:
             out.write("\ufeff")
-        if fmt not in REFERENCES:
-            writer(papers, out)
+        if not chosen.cites:
+            chosen.write(papers, out)
             return
         if self.store.papers_without_cite_key():  # a library made before keys were stored gets them now, once
             with self.store.transaction():
                 citekeys.ensure(self.store)
-        writer((p for p in papers if not citation.placeholder(p)), out, self.store.cite_keys())
+        chosen.write((p for p in papers if not citation.placeholder(p)), out, self.store.cite_keys())

@@ -4,14 +4,16 @@ A SQLite connection serves one thread at a time, so the pool holds one Library (
 per request running at once; in WAL mode their reads go side by side, and a write waits only for
 another write. Their sentence vectors are one memory-mapped file (index/vector_file.py), not a copy
 each. A PostgreSQL store keeps its own pool of connections: one Library is shared by every request.
+A request waiting for a library waits in the event loop (an async semaphore), holding no thread.
 """
 
 from __future__ import annotations
 
-import queue
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+
+import anyio
 
 from paperscope.library import Library
 
@@ -23,20 +25,21 @@ class LibraryPool:
         first = Library(db)
         first.warm()  # the model and the vectors load now, not in the first user's search
         self._shared = first if first.store.concurrent else None
-        self._free: queue.SimpleQueue[Library] = queue.SimpleQueue()
-        self._free.put(first)
+        self._free = [first]
         for _ in range(size - 1 if self._shared is None else 0):
             library = Library(db)
             library.warm()
-            self._free.put(library)
+            self._free.append(library)
+        self._turns = anyio.Semaphore(len(self._free))
 
-    @contextmanager
-    def use(self) -> Iterator[Library]:
+    @asynccontextmanager
+    async def use(self) -> AsyncIterator[Library]:
         if self._shared is not None:
             yield self._shared
             return
-        library = self._free.get()
-        try:
-            yield library
-        finally:
-            self._free.put(library)
+        async with self._turns:
+            library = self._free.pop()  # in the event loop's thread: no other coroutine runs meanwhile
+            try:
+                yield library
+            finally:
+                self._free.append(library)

@@ -1,4 +1,4 @@
-"""The data contract: the records readers yield and the papers the library keeps.
+"""The data contract: the records input formats yield and the papers the library keeps.
 
 Nothing here imports the rest of the project.
 """
@@ -18,13 +18,13 @@ class Source:
     path: str  # file name, no directories
     line: int  # 1-based physical line (or record number for formats without lines)
     listing: str | None  # the listing's header or collection name
-    format: str  # the reader that produced it
+    format: str  # the input format it was read in
     external_id: str | None = None
 
 
 @dataclass
 class RawRecord:
-    """One record exactly as a reader found it: raw strings, nothing cleaned."""
+    """One record exactly as its input format read it: raw strings, nothing cleaned."""
 
     source: Source
     title: str | None = None
@@ -48,7 +48,7 @@ class RawRecord:
 
 @dataclass(frozen=True)
 class Unread:
-    """A record a reader found but could not make a paper of (a BibTeX @misc with no title): reported."""
+    """A record an input format found but could not make a paper of (a BibTeX @misc with no title): reported."""
 
     source: Source
     reason: str

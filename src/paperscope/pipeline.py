@@ -6,18 +6,19 @@ import gc
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from types import ModuleType
 
 from paperscope import citekeys, dedupe, workers
 from paperscope.assemble import Prepared, assemble, prepare
 from paperscope.errors import InputError, PaperscopeError
 from paperscope.model import Paper, RawRecord, Unread
 from paperscope.normalize.controls import scrub
-from paperscope.sources import reader_for, table
+from paperscope.progress import Progress
+from paperscope.sources import format_of, parse_options
+from paperscope.sources.format import InputFormat
 from paperscope.store import LibraryPaper, Store
 
 MAX_FILES = 10_000
@@ -50,7 +51,6 @@ NOT_LIST_SUFFIXES = {
     ".sqlite",
 }
 NOT_LIST_NAMES = {"readme", "license", "licence", "changelog", "notice", "copying", "authors", "makefile"}
-Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
 
 @dataclass
@@ -135,15 +135,17 @@ def ingest(
     *,
     skip_bad: bool = False,
     progress: Progress | None = None,
-    columns: dict[str, str] | None = None,
+    options: Mapping[str, Sequence[str]] | None = None,
 ) -> IngestReport:
     """Read every file, and store what is new in one transaction. Unchanged files are skipped.
 
-    `columns` maps CSV/TSV header names to fields, for tables whose headers are not recognised.
+    `options` are the input formats' options as given (`{"map": ["Paper Title=title"]}`), each
+    passed to the format that declares it.
     """
+    parsed = parse_options(options or {})
     report = IngestReport()
     with _no_cyclic_gc(), store.bulk():
-        _ingest(paths, store, report, skip_bad, progress, columns)
+        _ingest(paths, store, report, skip_bad, progress, parsed)
     return report
 
 
@@ -166,10 +168,10 @@ def _ingest(
     report: IngestReport,
     skip_bad: bool,
     progress: Progress | None,
-    columns: dict[str, str] | None,
+    options: Mapping[str, object],
 ) -> None:
     clock = time.perf_counter()
-    files = _read_files(discover(paths), store, report, skip_bad, progress, columns)
+    files = _read_files(discover(paths), store, report, skip_bad, progress, options)
     report.records_read = sum(f.count for f in files)
     report.seconds["read"], clock = time.perf_counter() - clock, time.perf_counter()
     prepared = _prepare_all(files, progress)
@@ -182,18 +184,18 @@ def _ingest(
 def _not_a_list(path: Path) -> str | None:
     """Why a file a folder holds is no paper list (None: it may be one)."""
     try:
-        _reader(path)
+        _format_of(path)
     except InputError as error:
         why = error.problem if error.problem.startswith("not a paper list") else f"not a paper list ({error.problem})"
         return f"{path}: {why}"
     return None
 
 
-def _reader(path: Path) -> ModuleType:
-    """The reader of a file, unless its name says it is no list: a README would pass as a listing page."""
+def _format_of(path: Path) -> InputFormat:
+    """The input format of a file, unless its name says it is no list: a README would pass as a listing page."""
     if path.suffix.lower() in NOT_LIST_SUFFIXES or path.stem.lower() in NOT_LIST_NAMES:
         raise InputError(path.name, None, f"not a paper list ({path.suffix or path.name})")
-    return reader_for(path)
+    return format_of(path)
 
 
 def _read_files(
@@ -202,7 +204,7 @@ def _read_files(
     report: IngestReport,
     skip_bad: bool,
     progress: Progress | None,
-    columns: dict[str, str] | None = None,
+    options: Mapping[str, object],
 ) -> list[_File]:
     files = []
     for done, (path, in_folder) in enumerate(paths, start=1):
@@ -210,14 +212,19 @@ def _read_files(
         if why:
             report.not_lists.append(why)
         else:
-            _read_file(path, store, report, skip_bad, columns, files)
+            _read_file(path, store, report, skip_bad, options, files)
         if progress:
             progress("files", done, len(paths))
     return files
 
 
 def _read_file(
-    path: Path, store: Store, report: IngestReport, skip_bad: bool, columns: dict[str, str] | None, files: list[_File]
+    path: Path,
+    store: Store,
+    report: IngestReport,
+    skip_bad: bool,
+    options: Mapping[str, object],
+    files: list[_File],
 ) -> None:
     sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
     known = store.file_by_path(str(path.resolve()))
@@ -225,15 +232,14 @@ def _read_file(
         report.files_unchanged += 1
     else:
         try:
-            reader = _reader(path)
-            options = {"columns": columns} if columns and reader is table else {}
+            source_format = _format_of(path)
             records = []
-            for record in reader.read(path, **options):
+            for record in source_format.records(path, options):
                 if isinstance(record, Unread):
                     report.records_unread.append(f"{record.source.path}:{record.source.line}: {record.reason}")
                 else:
                     records.append(scrub(record))
-            files.append(_File(path, sha256, reader.FORMAT, records, len(records)))
+            files.append(_File(path, sha256, source_format.name, records, len(records)))
             report.files_read += 1
         except InputError as error:
             if not skip_bad:

@@ -31,7 +31,7 @@ def run(
     """Serve until interrupted; `ready()` once the app (or, with several workers, the command) is."""
     import uvicorn
 
-    from paperscope.api import create_app
+    from paperscope.app import create_app
 
     if workers == 1:
         application = create_app(db, token, readers, reader)
@@ -47,7 +47,7 @@ def run(
 
 def app_from_environment() -> FastAPI:
     """A worker process's app (uvicorn calls this in each)."""
-    from paperscope.api import create_app
+    from paperscope.app import create_app
 
     processes.die_with(os.getppid())  # the command that started it, which uvicorn's workers outlive if it is killed
     return create_app(**json.loads(os.environ[SETTINGS]))

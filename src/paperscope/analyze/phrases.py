@@ -18,6 +18,8 @@ LONGEST = 3
 _ADVERB = re.compile(r"(?:al|iv|ou|en|an|ing|ed)ly$")  # "theoretically", "effectively" end a run
 # Words, hyphenated words and "3d"; any other mark that is not a space ends a run, like a stop word.
 _TOKEN = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*|\b\d+d\b|[^\sa-z0-9-]")
+# A link is where the paper lives, not what it is about: "github" and "com" would otherwise label topics.
+_LINK = re.compile(r"(?:https?://|www\.)\S+|\b[\w.-]+\.(?:com|org|io|net|co|ai|dev|edu)\b(?:/\S*)?", re.IGNORECASE)
 # The genre's own function words: how papers talk, not what they are about.
 GENRE_WORDS = frozenset(
     """
@@ -78,7 +80,7 @@ def phrases(text: str) -> list[str]:
     """Every 1–3-word run of content words in `text` (repeats kept, in order)."""
     found: list[str] = []
     run: list[str] = []
-    for word in [*_TOKEN.findall(text.lower()), "."]:  # "." ends the last run
+    for word in [*_TOKEN.findall(_LINK.sub(" . ", text.lower())), "."]:  # "." ends the last run
         if word in STOP_WORDS or not word[0].isalnum() or _ADVERB.search(word):
             found += _grams(run)
             run = []

@@ -15,12 +15,12 @@ import contextlib
 import io
 import math
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from paperscope.analyze import phrases
+from paperscope.progress import Progress
 
 SEED = 7
 TSNE_ITERATIONS = 1_000  # scikit-learn's default max_iter, named here because progress counts to it
@@ -32,8 +32,6 @@ COUNT_FACTORS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)  # candidate counts: these time
 SILHOUETTE_SAMPLE = 3_000
 MIN_SHARE = 0.08  # a label phrase occurs in at least this share of its topic's papers
 LONGER_PHRASE_WEIGHT = 2.0  # a two-word phrase counts three times, a three-word one five times
-
-Progress = Callable[[str, int, int], None]  # (stage, done, total), as paperscope.pipeline.Progress
 
 
 @dataclass
@@ -50,10 +48,6 @@ class Layout:
     assignment: np.ndarray  # topic id per paper, in the order given
     xy: np.ndarray  # (n, 2) map coordinates in [0, 1]
     silhouettes: dict[int, float] = field(default_factory=dict)  # candidate count → silhouette, when chosen
-
-
-def default_count(n: int) -> int:
-    return max(2, min(MAX_TOPICS, round(math.sqrt(n / 2))))
 
 
 def candidate_counts(n: int) -> list[int]:

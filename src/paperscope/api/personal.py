@@ -7,36 +7,23 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 
-from paperscope.api.security import reader, writer
+from paperscope import responses
+from paperscope.face.security import writer
+from paperscope.face.shared import PersonalParam
 from paperscope.index.lexical import MAX_QUERY_CHARS
 from paperscope.library import MODES
-from paperscope.normalize.html import note_to_html
-from paperscope.personal import MAX_NOTE, MAX_TAG, STATES, Personal
-from paperscope.results import paper_summary, search_hit
+from paperscope.personal import MAX_NOTE, MAX_TAG, STATES
 
 router = APIRouter(prefix="/api")
 TAG = r"[^\s,;]"  # a tag needs one character that is not a space, comma or semicolon (personal.clean_tag)
 Writer = Annotated[None, Depends(writer)]
 
 
-def mine(personal: Personal, paper_id: str) -> dict[str, Any]:
-    """What the reader added to one paper."""
-    note = personal.note(paper_id)
-    return {
-        "id": paper_id,
-        "tags": [t for t, _ in personal.tags(paper_id)],
-        "state": personal.state(paper_id),
-        "note": note,
-        "note_html": note_to_html(note) if note else None,
-    }
-
-
 @router.get(
     "/papers/{paper_id}/mine", summary="The reader's tags, reading state and note on a paper", operation_id="getMine"
 )
-def get_mine(request: Request, paper_id: str) -> dict[str, Any]:
-    with request.app.state.shared.use() as library:
-        return mine(Personal(library, reader(request)), library.paper(paper_id).id)
+def get_mine(personal: PersonalParam, paper_id: str) -> dict[str, Any]:
+    return responses.mine_reply(personal, personal.library.paper(paper_id).id)
 
 
 @router.post(
@@ -55,18 +42,19 @@ def get_mine(request: Request, paper_id: str) -> dict[str, Any]:
     },
 )
 def add_tag(
-    request: Request, paper_id: str, _: Writer, tag: Annotated[str, Body(embed=True, max_length=MAX_TAG, pattern=TAG)]
+    _: Writer,
+    personal: PersonalParam,
+    paper_id: str,
+    tag: Annotated[str, Body(embed=True, max_length=MAX_TAG, pattern=TAG)],
 ) -> dict[str, Any]:
-    with request.app.state.shared.use() as library:
-        personal = Personal(library, reader(request))
-        return mine(personal, personal.tag(paper_id, tag).id)
+    return responses.mine_reply(personal, personal.tag(paper_id, tag).id)
 
 
 @router.delete("/papers/{paper_id}/tags/{tag}", summary="Take a tag off a paper", operation_id="removeTag")
-def remove_tag(request: Request, paper_id: str, tag: Annotated[str, Path(pattern=TAG)], _: Writer) -> dict[str, Any]:
-    with request.app.state.shared.use() as library:
-        personal = Personal(library, reader(request))
-        return mine(personal, personal.tag(paper_id, tag, on=False).id)
+def remove_tag(
+    _: Writer, personal: PersonalParam, paper_id: str, tag: Annotated[str, Path(pattern=TAG)]
+) -> dict[str, Any]:
+    return responses.mine_reply(personal, personal.tag(paper_id, tag, on=False).id)
 
 
 @router.put(
@@ -75,56 +63,45 @@ def remove_tag(request: Request, paper_id: str, tag: Annotated[str, Path(pattern
     operation_id="setState",
 )
 def set_state(
-    request: Request,
-    paper_id: str,
     _: Writer,
+    personal: PersonalParam,
+    paper_id: str,
     state: Annotated[str | None, Body(embed=True, pattern=f"^({'|'.join(STATES)})$")] = None,
 ) -> dict[str, Any]:
-    with request.app.state.shared.use() as library:
-        personal = Personal(library, reader(request))
-        return mine(personal, personal.set_state(paper_id, state).id)
+    return responses.mine_reply(personal, personal.set_state(paper_id, state).id)
 
 
 @router.put(
     "/papers/{paper_id}/note", summary="Write a paper's note (markdown; empty deletes it)", operation_id="setNote"
 )
 def set_note(
-    request: Request, paper_id: str, _: Writer, text: Annotated[str, Body(embed=True, max_length=MAX_NOTE)]
+    _: Writer, personal: PersonalParam, paper_id: str, text: Annotated[str, Body(embed=True, max_length=MAX_NOTE)]
 ) -> dict[str, Any]:
-    with request.app.state.shared.use() as library:
-        personal = Personal(library, reader(request))
-        return mine(personal, personal.set_note(paper_id, text).id)
+    return responses.mine_reply(personal, personal.set_note(paper_id, text).id)
 
 
 @router.put("/papers/{paper_id}/not-relevant", summary="Mark a paper not relevant: never suggested, a negative example")
-def mark_not_relevant(request: Request, paper_id: str, _: Writer) -> dict[str, Any]:
-    with request.app.state.shared.use() as library:
-        personal = Personal(library, reader(request))
-        return mine(personal, personal.mark_not_relevant(paper_id).id)
+def mark_not_relevant(_: Writer, personal: PersonalParam, paper_id: str) -> dict[str, Any]:
+    return responses.mine_reply(personal, personal.mark_not_relevant(paper_id).id)
 
 
 @router.delete("/papers/{paper_id}/not-relevant", summary="Take the not-relevant mark off a paper")
-def unmark_not_relevant(request: Request, paper_id: str, _: Writer) -> dict[str, Any]:
-    with request.app.state.shared.use() as library:
-        personal = Personal(library, reader(request))
-        return mine(personal, personal.mark_not_relevant(paper_id, on=False).id)
+def unmark_not_relevant(_: Writer, personal: PersonalParam, paper_id: str) -> dict[str, Any]:
+    return responses.mine_reply(personal, personal.mark_not_relevant(paper_id, on=False).id)
 
 
 @router.get("/tags", summary="Every tag and how many papers carry it")
-def tags(request: Request) -> dict[str, Any]:
-    with request.app.state.shared.use() as library:
-        return {"tags": [{"tag": t, "papers": n} for t, n in Personal(library, reader(request)).tags()]}
+def tags(personal: PersonalParam) -> dict[str, Any]:
+    return responses.tags_reply(personal.tags())
 
 
 @router.get("/list", summary="The reading list, or the papers with a tag")
 def listed(
-    request: Request,
+    personal: PersonalParam,
     tag: Annotated[str | None, Query(max_length=MAX_TAG, pattern=TAG)] = None,
     state: Annotated[str | None, Query(pattern=f"^({'|'.join(STATES)})$")] = None,
 ) -> dict[str, Any]:
-    with request.app.state.shared.use() as library:
-        personal = Personal(library, reader(request))
-        return {"papers": [{**paper_summary(p), "state": personal.state(p.id)} for p in personal.listed(tag, state)]}
+    return responses.list_reply(personal, personal.listed(tag, state))
 
 
 @router.get(
@@ -132,54 +109,37 @@ def listed(
     summary="Papers like those with a tag (or on the reading list), unlike those marked not relevant, with the reason",
 )
 def recommend(
-    request: Request,
+    personal: PersonalParam,
     tag: Annotated[str | None, Query(max_length=MAX_TAG, pattern=TAG)] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 20,
 ) -> dict[str, Any]:
-    with request.app.state.shared.use() as library:
-        found = Personal(library, reader(request)).recommend(tag, limit)
-    return {
-        "tag": tag,
-        "suggestions": [
-            {**paper_summary(s.paper), "score": round(s.score, 4), "because": s.because.id, "reason": s.reason}
-            for s in found
-        ],
-    }
+    return responses.recommend_reply(tag, personal.recommend(tag, limit))
 
 
 @router.get("/searches", summary="The saved searches")
-def searches(request: Request) -> dict[str, Any]:
-    with request.app.state.shared.use() as library:
-        return {
-            "searches": [
-                {"name": n, "q": q, "mode": m} for n, q, m in Personal(library, reader(request)).saved_searches()
-            ]
-        }
+def searches(personal: PersonalParam) -> dict[str, Any]:
+    return responses.searches_reply(personal.saved_searches())
 
 
 @router.post("/searches", summary="Save a search, for news after later ingests")
 def save_search(
-    request: Request,
     _: Writer,
+    personal: PersonalParam,
     name: Annotated[str, Body(max_length=100, pattern=r"\S")],
     q: Annotated[str, Body(max_length=MAX_QUERY_CHARS)],
     mode: Annotated[str, Body(pattern=f"^({'|'.join(MODES)})$")] = "hybrid",
 ) -> dict[str, Any]:
-    with request.app.state.shared.use() as library:
-        Personal(library, reader(request)).save_search(name, q, mode)
-    return {"saved": name}
+    personal.save_search(name, q, mode)
+    return responses.saved_reply(name)
 
 
 @router.get("/news", summary="For each saved search, the papers added since it was last looked at")
-def news(request: Request, peek: bool = True) -> dict[str, Any]:
+def news(request: Request, personal: PersonalParam, peek: bool = True) -> dict[str, Any]:
     if not peek:
         writer(request)  # marking news as seen changes data
-    with request.app.state.shared.use() as library:
-        found = Personal(library, reader(request)).news(mark_seen=not peek)
-    return {"news": {name: [search_hit(h) for h in hits] for name, hits in found.items()}}
+    return responses.news_reply(personal.news(mark_seen=not peek))
 
 
 @router.get("/changes", summary="What the last ingest (or every ingest since a time) changed")
-def changes(request: Request, since: Annotated[str | None, Query(max_length=40)] = None) -> dict[str, Any]:
-    with request.app.state.shared.use() as library:
-        return {"changes": [c.__dict__ for c in Personal(library, reader(request)).changes(since)]}
+def changes(personal: PersonalParam, since: Annotated[str | None, Query(max_length=40)] = None) -> dict[str, Any]:
+    return responses.changes_reply(personal.changes(since))

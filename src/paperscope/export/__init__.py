@@ -1,27 +1,21 @@
-"""Exporters, one module per format, each `write(papers, out)` streaming papers to a text stream; the
-reference formats (REFERENCES) also take the papers' citation keys: `write(papers, out, keys)`."""
+"""Export formats, one module per format, each declaring its FORMAT (name, media type, extension,
+writer: see format.py). FORMATS is the registry the CLI, the API and the web pages read; adding a
+format is its module and its line here."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from paperscope.errors import PaperscopeError
-from paperscope.export import bibtex, csl, csv, jsonl, markdown, ris
+from paperscope.export import bibtex, csl, csv, json, jsonl, markdown, ris
+from paperscope.export.format import ExportFormat
 
-Writer = Callable[..., None]
-FORMATS: dict[str, Writer] = {
-    "jsonl": jsonl.write_jsonl,
-    "json": jsonl.write_json,
-    "csv": csv.write,
-    "markdown": markdown.write,
-    "bibtex": bibtex.write,
-    "ris": ris.write,
-    "csl-json": csl.write,
+# In the order they are offered: the reference formats first.
+FORMATS: dict[str, ExportFormat] = {
+    export.name: export
+    for export in (bibtex.FORMAT, ris.FORMAT, csl.FORMAT, csv.FORMAT, markdown.FORMAT, json.FORMAT, jsonl.FORMAT)
 }
-REFERENCES = frozenset({"bibtex", "ris", "csl-json"})
 
 
-def writer_for(name: str) -> Writer:
+def export_format(name: str) -> ExportFormat:
     try:
         return FORMATS[name]
     except KeyError:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import TextIO
 
 from paperscope.export.citation import CONFERENCE, JOURNAL, Reference, reference
+from paperscope.export.format import ExportFormat
 from paperscope.export.latex import latex
 from paperscope.model import Paper
 from paperscope.normalize.names import Name
@@ -81,3 +82,6 @@ def write(papers: Iterable[Paper], out: TextIO, keys: Mapping[str, str]) -> None
     for paper in papers:
         out.write(entry(reference(paper, keys[paper.id])))
         out.write("\n")
+
+
+FORMAT = ExportFormat("bibtex", "application/x-bibtex", "bib", write, cites=True)

@@ -8,6 +8,7 @@ from typing import Any, TextIO
 import orjson
 
 from paperscope.export.citation import Reference, reference
+from paperscope.export.format import ExportFormat
 from paperscope.model import Paper
 from paperscope.normalize.math import to_unicode
 from paperscope.normalize.names import Name
@@ -52,3 +53,6 @@ def write(papers: Iterable[Paper], out: TextIO, keys: Mapping[str, str]) -> None
         for i, paper in enumerate(papers)
     )
     out.write("\n]\n")
+
+
+FORMAT = ExportFormat("csl-json", "application/vnd.citationstyles.csl+json", "csl.json", write, cites=True)

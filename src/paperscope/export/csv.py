@@ -6,6 +6,7 @@ import csv as _csv
 from collections.abc import Iterable
 from typing import TextIO
 
+from paperscope.export.format import ExportFormat
 from paperscope.model import Paper
 
 COLUMNS = [
@@ -61,3 +62,6 @@ def write(papers: Iterable[Paper], out: TextIO) -> None:
     writer.writerow(COLUMNS)
     for paper in papers:
         writer.writerow(row(paper))
+
+
+FORMAT = ExportFormat("csv", "text/csv", "csv", write)

@@ -1,4 +1,4 @@
-"""The data contract as JSON Lines (one paper per line) or as one JSON array."""
+"""The data contract as JSON Lines: one paper per line."""
 
 from __future__ import annotations
 
@@ -7,19 +7,15 @@ from typing import TextIO
 
 import orjson
 
+from paperscope.export.format import ExportFormat
 from paperscope.model import Paper
 
 
-def write_jsonl(papers: Iterable[Paper], out: TextIO) -> None:
+def write(papers: Iterable[Paper], out: TextIO) -> None:
     for paper in papers:
         out.write(orjson.dumps(paper.to_dict()).decode())
         out.write("\n")
 
 
-def write_json(papers: Iterable[Paper], out: TextIO) -> None:
-    """A JSON array, written paper by paper so that a large library is never held in memory."""
-    out.write("[")
-    for index, paper in enumerate(papers):
-        out.write(",\n" if index else "\n")
-        out.write(orjson.dumps(paper.to_dict(), option=orjson.OPT_INDENT_2).decode())
-    out.write("\n]\n")
+# Not on a paper's page: for one paper it is the json download on one line.
+FORMAT = ExportFormat("jsonl", "application/x-ndjson", "jsonl", write, on_paper_page=False)

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from paperscope.export.citation import title_of
+from paperscope.export.format import ExportFormat
 from paperscope.model import Paper
 from paperscope.normalize.math import MATH
 
@@ -45,3 +46,6 @@ def write(papers: Iterable[Paper], out: TextIO) -> None:
         out.write(f"- Sources: {escape(sources)}\n\n")
         if paper.abstract:
             out.write(f"{escape(paper.abstract)}\n\n")
+
+
+FORMAT = ExportFormat("markdown", "text/markdown", "md", write)

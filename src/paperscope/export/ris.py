@@ -8,6 +8,7 @@ from typing import TextIO
 import rispy
 
 from paperscope.export.citation import Reference, reference
+from paperscope.export.format import ExportFormat
 from paperscope.model import Paper
 from paperscope.normalize.math import to_unicode
 from paperscope.normalize.names import Name
@@ -60,3 +61,6 @@ def record(ref: Reference) -> dict:
 
 def write(papers: Iterable[Paper], out: TextIO, keys: Mapping[str, str]) -> None:
     out.writelines(rispy.dumps([record(reference(paper, keys[paper.id]))], implementation=_Writer) for paper in papers)
+
+
+FORMAT = ExportFormat("ris", "application/x-research-info-systems", "ris", write, cites=True)

@@ -10,9 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paperscope.atomic import replacing
 from paperscope.errors import PaperscopeError
 from paperscope.fetch.client import Client
-from paperscope.pipeline import Progress
+from paperscope.progress import Progress
 
 OPENREVIEW = os.environ.get("PAPERSCOPE_OPENREVIEW_URL", "https://api2.openreview.net")
 ARXIV = os.environ.get("PAPERSCOPE_ARXIV_URL", "https://export.arxiv.org")
@@ -117,9 +118,8 @@ def _pages(
                 body = client.get(
                     url, {**params, offset_name: result.records, size_name: min(size, most - result.records)}
                 )
-                partial = page.with_name(page.name + ".partial")
-                partial.write_bytes(body)
-                partial.replace(page)  # a page is in the folder whole or not at all
+                with replacing(page) as partial:  # a page is in the folder whole or not at all
+                    partial.write_bytes(body)
                 result.fetched += 1
             found, reported = count(body)
             total = reported if reported is not None else total

@@ -1,15 +1,15 @@
-"""BM25 search over an FTS5 table in the library's own SQLite file.
+"""The query language of lexical search, and what a paper is indexed under; no database here.
 
-Indexing and retrieval are apart: `document()` is the text a paper is indexed under (written by
-the store, in the ingest's transaction); `parse()` turns any user text into a safe FTS5 query;
-`search()` runs it. Chinese, Japanese and Korean runs are indexed as overlapping character bigrams,
-since FTS5's unicode61 tokenizer would keep a whole run as one token.
+`document()` is the text a paper is indexed under (the store writes it, in the ingest's
+transaction); `parse()` turns any user text into a safe `Query` of FTS5-quoted terms, which each
+store runs its own way (store/fts5.py: BM25 on SQLite; store/postgres.py: tsvectors); `snippet()`
+marks the query's words in a result. Chinese, Japanese and Korean runs are indexed as overlapping
+character bigrams, since FTS5's unicode61 tokenizer would keep a whole run as one token.
 """
 
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -282,125 +282,12 @@ class Filters:
             for value in (self.venue or None, self.years, self.contribution, self.has_code, self.topic)
         )
 
-    def sql(self) -> tuple[str, tuple]:
-        """An AND-clause over the papers table (alias p) and its parameters: constants and placeholders only."""
-        clauses, params = [], []
-        if self.venue:
-            clauses.append("p.venue = ? COLLATE NOCASE")
-            params.append(self.venue)
-        if self.years:
-            clauses.append("p.year BETWEEN ? AND ?")
-            params += list(self.years)
-        if self.contribution:
-            clauses.append("p.contribution = ?")
-            params.append(self.contribution)
-        if self.has_code is not None:
-            clauses.append("p.has_code = ?")
-            params.append(int(self.has_code))
-        if self.topic is not None:
-            clauses.append("p.id IN (SELECT paper_id FROM paper_topics WHERE topic = ?)")
-            params.append(self.topic)
-        return "".join(f" AND {c}" for c in clauses), tuple(params)
-
 
 @dataclass
 class LexicalHit:
     paper_id: str
-    score: float  # BM25 with field weights; higher is better
+    score: float  # higher is better: BM25 with field weights (SQLite), IDF-weighted ts_rank (PostgreSQL)
     every: bool = True  # has every term of the query (False: found by the "any term" pass)
-
-
-def search(
-    db: sqlite3.Connection,
-    query: Query,
-    limit: int,
-    filters: Filters | None = None,
-    raw: str | None = None,
-    known: dict[str, object] | None = None,
-    enough: int | None = None,
-) -> list[LexicalHit]:
-    """Papers matching every term first, then papers matching any, each group by BM25.
-
-    `raw` is an FTS5 expression used as it is (the --syntax fts escape hatch). `known` remembers
-    document frequencies between searches on one connection (the caller owns it). With `enough`,
-    the "any word" pass is skipped once the "every word" pass found that many: hybrid search asks
-    for 100 papers but shows 10, and the "any word" pass is most of the cost on a large library.
-    """
-    where, params = query.filters(filters).sql()
-    hits: list[LexicalHit] = []
-    seen: set[str] = set()
-    if raw is not None:
-        expressions = [raw]
-    elif not query.must:  # only filters: every paper that passes them
-        return [
-            LexicalHit(pid, 0.0)
-            for (pid,) in db.execute(
-                f"SELECT p.id FROM papers AS p WHERE 1 {where} ORDER BY p.year DESC, p.id LIMIT ?", (*params, limit)
-            )
-        ]
-    else:
-        frequency = _frequencies(db, {} if known is None else known)
-        expressions = [query.all_terms(), query.any_term(frequency)]
-    for every, expression in zip((True, False), expressions, strict=False):
-        if expression is None or len(hits) >= (enough or limit):
-            continue
-        for hit in _run(db, expression, limit, where, params):
-            if hit.paper_id not in seen:
-                seen.add(hit.paper_id)
-                hit.every = every
-                hits.append(hit)
-    return hits[:limit]
-
-
-def count_every(db: sqlite3.Connection, query: Query, filters: Filters | None = None) -> int:
-    """How many papers have every term of the query (all the papers passing the filters, for none)."""
-    where, params = query.filters(filters).sql()
-    if not query.must:
-        return int(db.execute(f"SELECT count(*) FROM papers AS p WHERE 1 {where}", params).fetchone()[0])
-    join = " JOIN papers AS p ON p.rowid = f.rowid" if where else ""
-    sql = f"SELECT count(*) FROM papers_fts AS f{join} WHERE papers_fts MATCH ? {where}"
-    return int(db.execute(sql, (query.all_terms(), *params)).fetchone()[0])
-
-
-def _frequencies(db: sqlite3.Connection, known: dict[str, object]) -> Callable[[str], int]:
-    """Document frequency of a quoted term, from FTS5's own vocabulary, remembered in `known`.
-
-    Phrases and column-bound terms count as rare. What is remembered is dropped when the database
-    has changed since (an ingest came in between).
-    """
-    # Both counters are O(1): data_version moves when another connection commits, total_changes
-    # when this one writes. (max(rowid) of an FTS5 table, the obvious alternative, costs milliseconds.)
-    version = (db.execute("PRAGMA data_version").fetchone()[0], db.total_changes)
-    if known.get(" version") != version:
-        if " version" not in known:
-            db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_vocab USING fts5vocab(main, papers_fts, 'row')")
-        known.clear()
-        known[" version"] = version  # type: ignore[assignment]
-
-    def frequency(term: str) -> int:
-        word = term.strip('"')
-        if " " in word or ":" in term:
-            return 0
-        if word not in known:
-            row = db.execute("SELECT doc FROM temp.papers_vocab WHERE term = ?", (word,)).fetchone()
-            known[word] = row[0] if row else 0
-        return known[word]
-
-    return frequency
-
-
-def _run(db: sqlite3.Connection, expression: str, limit: int, where: str, params: tuple) -> list[LexicalHit]:
-    weights = ", ".join(str(w) for w in (0.0, *WEIGHTS))  # the first column is the paper id
-    # The join is made only for filters, on rowid (an index row shares its paper's rowid): joined on
-    # the paper id it ran for every match before the sort, and tripled the time of a search.
-    join = " JOIN papers AS p ON p.rowid = f.rowid" if where else ""
-    sql = (
-        f"SELECT f.paper_id, -bm25(papers_fts, {weights}) AS score"
-        f" FROM papers_fts AS f{join}"
-        f" WHERE papers_fts MATCH ? {where} ORDER BY bm25(papers_fts, {weights}) LIMIT ?"
-    )
-    rows = db.execute(sql, (expression, *params, limit)).fetchall()
-    return [LexicalHit(paper_id, score) for paper_id, score in rows]
 
 
 def snippet(text: str, query: Query, chars: int = 240) -> str:

@@ -24,7 +24,6 @@ from paperscope.model import Paper
 
 MODEL = "use-multilingual-v3"
 DIMENSIONS = 512
-BATCH = 32
 STORED_DTYPE = np.float16  # half the disk; cosines move by < 1e-3
 
 

@@ -58,13 +58,3 @@ def clean_url(url: str) -> str | None:
 def is_code_host(url: str) -> bool:
     host = url.split("//", 1)[-1].split("/", 1)[0].lower().removeprefix("www.")
     return host in _CODE_HOSTS
-
-
-def find_urls(text: str) -> list[str]:
-    """Every http(s) URL in the text, cleaned, in order, without repeats."""
-    seen: dict[str, None] = {}
-    for match in URL_RE.finditer(text):
-        url = clean_url(match.group())
-        if url:
-            seen.setdefault(url)
-    return list(seen)

@@ -15,8 +15,9 @@ import feedparser
 from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source
 from paperscope.sources.files import read_bytes
+from paperscope.sources.format import InputFormat
 
-FORMAT = "arxiv"
+NAME = "arxiv"
 _ID = re.compile(r"(?:arxiv\.org/abs/|oai:arXiv\.org:)(?P<id>[\w.\-/]+?)(?:v\d+)?$", re.IGNORECASE)
 
 
@@ -49,7 +50,7 @@ def read(path: Path) -> Iterator[RawRecord]:
             elif href and link.get("title") == "doi":
                 urls["doi"] = href
         yield RawRecord(
-            source=Source(path.name, number, listing, FORMAT, f"arXiv:{arxiv_id}" if arxiv_id else None),
+            source=Source(path.name, number, listing, NAME, f"arXiv:{arxiv_id}" if arxiv_id else None),
             title=_one_line(entry.get("title")),
             abstract=_abstract(entry.get("summary")),
             authors=[a.get("name", "").strip() for a in entry.get("authors", []) if a.get("name")]
@@ -70,3 +71,6 @@ def _abstract(text: str | None) -> str | None:
     if not text:
         return None
     return _one_line(re.sub(r"^.*?\bAbstract:\s*", "", text, count=1, flags=re.DOTALL))
+
+
+FORMAT = InputFormat(NAME, sniff, read)

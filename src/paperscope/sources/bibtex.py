@@ -17,8 +17,9 @@ from pylatexenc.latex2text import LatexNodes2Text
 from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source, Unread
 from paperscope.sources.files import decode_utf8, read_bytes
+from paperscope.sources.format import InputFormat
 
-FORMAT = "bibtex"
+NAME = "bibtex"
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)  # its warnings would reach the user's terminal
 _ENTRY = re.compile(r"^\s*@\s*[a-zA-Z]+\s*[{(]", re.MULTILINE)
 # Entry types that name a work, with the CSL type of that work (None: the entry does not say).
@@ -54,7 +55,7 @@ def read(path: Path) -> Iterator[RawRecord | Unread]:
         raise InputError(path.name, block.start_line + 1, f"broken BibTeX entry: {reason}")
     by_key = {entry.key.lower(): entry for entry in library.entries}
     for entry in library.entries:
-        source = Source(path.name, entry.start_line + 1, None, FORMAT, entry.key)
+        source = Source(path.name, entry.start_line + 1, None, NAME, entry.key)
         entry_type = entry.entry_type.lower()
         fields = _with_crossref(entry, by_key)
         title = fields.get("title")
@@ -97,3 +98,6 @@ def _with_crossref(entry, by_key):  # type: ignore[no-untyped-def]
         for field in parent.fields:
             fields.setdefault(field.key.lower(), field.value)
     return fields
+
+
+FORMAT = InputFormat(NAME, sniff, read)

@@ -10,8 +10,9 @@ from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source
 from paperscope.normalize.names import literal
 from paperscope.sources.files import read_json
+from paperscope.sources.format import InputFormat
 
-FORMAT = "csl-json"
+NAME = "csl-json"
 # CSL types that say what the work is; "article" (a preprint) and "document" say nothing more than no type.
 KINDS = frozenset(
     {
@@ -57,7 +58,7 @@ def read(path: Path) -> Iterator[RawRecord]:
         if item.get("DOI"):
             urls["doi"] = "https://doi.org/" + str(item["DOI"])
         yield RawRecord(
-            source=Source(path.name, number, None, FORMAT, str(item.get("DOI") or item.get("id") or "") or None),
+            source=Source(path.name, number, None, NAME, str(item.get("DOI") or item.get("id") or "") or None),
             title=_text(item.get("title")),
             abstract=_text(item.get("abstract")),
             authors=[_name(a) for a in item.get("author", []) if isinstance(a, dict) and _name(a)],
@@ -76,3 +77,6 @@ def _text(value: object) -> str | None:
 def _name(author: dict) -> str:
     person = " ".join(p for p in (author.get("given"), author.get("family")) if p)
     return person or (literal(str(author["literal"])) if author.get("literal") else "")
+
+
+FORMAT = InputFormat(NAME, sniff, read)

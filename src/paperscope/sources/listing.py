@@ -9,8 +9,9 @@ from pathlib import Path
 from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source
 from paperscope.sources.files import decode_utf8, read_bytes
+from paperscope.sources.format import InputFormat
 
-FORMAT = "listing"
+NAME = "listing"
 MAX_LINE_CHARS = 20_000
 MAX_HEADER_CHARS = 200
 _HEADER_RE = re.compile(r"^\s*(?P<venue>[^\W\d_][\w&.+-]*?)[\s-]*(?P<year>(?:19|20)\d{2})\b")
@@ -51,7 +52,10 @@ def read(path: Path) -> Iterator[RawRecord]:
         if len(line) > MAX_LINE_CHARS:
             raise InputError(path.name, number, f"line is longer than {MAX_LINE_CHARS:,} characters")
         found = True
-        source = Source(path=path.name, line=number, listing=header, format=FORMAT)
+        source = Source(path=path.name, line=number, listing=header, format=NAME)
         yield RawRecord(source=source, abstract=line, venue=venue, year=year)
     if not found:
         raise InputError(path.name, header_at + 1, "no abstracts after the header line")
+
+
+FORMAT = InputFormat(NAME, sniff, read)

@@ -15,8 +15,9 @@ from typing import Any
 from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source
 from paperscope.sources.files import read_json
+from paperscope.sources.format import InputFormat
 
-FORMAT = "openreview"
+NAME = "openreview"
 SITE = "https://openreview.net"
 
 
@@ -40,7 +41,7 @@ def read(path: Path) -> Iterator[RawRecord]:
             urls["pdf"] = SITE + pdf if pdf.startswith("/") else pdf
         created = note.get("cdate") or note.get("tcdate")
         yield RawRecord(
-            source=Source(path.name, number, venue, FORMAT, forum),
+            source=Source(path.name, number, venue, NAME, forum),
             title=str(content["title"]),
             abstract=str(content["abstract"]) if content.get("abstract") else None,
             authors=[str(a) for a in content.get("authors") or [] if a],
@@ -98,3 +99,6 @@ def _status(note: dict, content: dict) -> str | None:
             return str(decision)
     venue = content.get("venue")
     return str(venue) if venue else None
+
+
+FORMAT = InputFormat(NAME, sniff, read)

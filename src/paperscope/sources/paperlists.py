@@ -10,8 +10,9 @@ from typing import Any
 from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source
 from paperscope.sources.files import read_json
+from paperscope.sources.format import InputFormat
 
-FORMAT = "paperlists"
+NAME = "paperlists"
 MAX_FIELD_CHARS = 100_000
 _PAPER_KEYS = {"title", "abstract", "author", "site", "pdf", "track", "status"}
 _NAME_RE = re.compile(r"^(?P<venue>[a-z0-9]+?)(?P<year>(?:19|20)\d{2})$", re.IGNORECASE)
@@ -54,9 +55,7 @@ def read(path: Path) -> Iterator[RawRecord]:
     for number, item in enumerate(data, start=1):
         if not isinstance(item, dict) or not _PAPER_KEYS & item.keys():
             raise InputError(path.name, number, "not a paper list: record is not a paper object")
-        yield _record(
-            item, Source(path.name, number, path.name.split(".", 1)[0], FORMAT, _text(item, "id")), venue, year
-        )
+        yield _record(item, Source(path.name, number, path.name.split(".", 1)[0], NAME, _text(item, "id")), venue, year)
 
 
 def _record(item: dict[str, Any], source: Source, venue: str | None, year: int | None) -> RawRecord:
@@ -91,3 +90,6 @@ def _split(value: Any) -> list[str]:
     if isinstance(value, str):
         return [part.strip() for part in value.split(";") if part.strip()]
     return []
+
+
+FORMAT = InputFormat(NAME, sniff, read)

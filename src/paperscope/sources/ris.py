@@ -11,8 +11,9 @@ import rispy
 from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source
 from paperscope.sources.files import decode_utf8, read_bytes
+from paperscope.sources.format import InputFormat
 
-FORMAT = "ris"
+NAME = "ris"
 # RIS reference types with the CSL type of the work they name (GEN and the rest: the record does not say).
 KINDS = {
     "JOUR": "article-journal",
@@ -55,7 +56,7 @@ def read(path: Path) -> Iterator[RawRecord]:
                 path.name,
                 starts[number] if number < len(starts) else number + 1,
                 None,
-                FORMAT,
+                NAME,
                 record.get("id") or record.get("doi"),
             ),
             title=record.get("title") or record.get("primary_title"),
@@ -67,3 +68,6 @@ def read(path: Path) -> Iterator[RawRecord]:
             urls=urls,
             kind=KINDS.get(str(record.get("type_of_reference", "")).upper()),
         )
+
+
+FORMAT = InputFormat(NAME, sniff, read)

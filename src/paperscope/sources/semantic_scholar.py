@@ -10,8 +10,9 @@ from typing import Any
 from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source
 from paperscope.sources.files import read_json
+from paperscope.sources.format import InputFormat
 
-FORMAT = "semantic-scholar"
+NAME = "semantic-scholar"
 
 
 def sniff(name: str, head: bytes) -> bool:
@@ -34,7 +35,7 @@ def read(path: Path) -> Iterator[RawRecord]:
         for kind, item in related:
             number += 1
             if isinstance(item, dict) and item.get("title"):
-                yield _record(item, Source(path.name, number, kind, FORMAT, _external_id(item)))
+                yield _record(item, Source(path.name, number, kind, NAME, _external_id(item)))
 
 
 def _record(item: dict[str, Any], source: Source) -> RawRecord:
@@ -64,3 +65,6 @@ def _external_id(item: dict[str, Any]) -> str | None:
     if ids.get("DOI"):
         return str(ids["DOI"]).lower()
     return f"S2:{item['paperId']}" if item.get("paperId") else None
+
+
+FORMAT = InputFormat(NAME, sniff, read)

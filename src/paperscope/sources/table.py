@@ -11,8 +11,9 @@ from pathlib import Path
 from paperscope.errors import InputError, PaperscopeError
 from paperscope.model import RawRecord, Source
 from paperscope.sources.files import decode_utf8, read_bytes
+from paperscope.sources.format import InputFormat, Option
 
-FORMAT = "table"
+NAME = "table"
 COLUMNS = {
     "title": ("title", "paper title", "name"),
     "abstract": ("abstract", "summary", "tldr"),
@@ -60,7 +61,7 @@ def read(path: Path, columns: dict[str, str] | None = None) -> Iterator[RawRecor
             year = re.search(r"\d{4}", value("year") or "")
             url = value("url")
             yield RawRecord(
-                source=Source(path.name, reader.line_num, None, FORMAT, value("id")),
+                source=Source(path.name, reader.line_num, None, NAME, value("id")),
                 title=value("title"),
                 abstract=value("abstract"),
                 authors=_split(value("authors")),
@@ -89,3 +90,6 @@ def _split(text: str | None) -> list[str]:
         return []
     separator = "|" if "|" in text else ";" if ";" in text else ","
     return [part.strip() for part in text.split(separator) if part.strip()]
+
+
+FORMAT = InputFormat(NAME, sniff, read, options=(Option("map", "columns", parse_map),))

@@ -11,8 +11,9 @@ from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source
 from paperscope.normalize.names import literal
 from paperscope.sources.files import read_json
+from paperscope.sources.format import InputFormat
 
-FORMAT = "zotero-json"
+NAME = "zotero-json"
 # Zotero item types with the CSL type of the work (Zotero's own mapping); others say nothing more.
 KINDS = {
     "journalArticle": "article-journal",
@@ -47,7 +48,7 @@ def read(path: Path) -> Iterator[RawRecord]:
         if item.get("DOI"):
             urls["doi"] = "https://doi.org/" + str(item["DOI"])
         yield RawRecord(
-            source=Source(path.name, number, None, FORMAT, item.get("citationKey") or item.get("DOI")),
+            source=Source(path.name, number, None, NAME, item.get("citationKey") or item.get("DOI")),
             title=_text(item, "title"),
             abstract=_text(item, "abstractNote"),
             authors=[n for c in item.get("creators", []) if c.get("creatorType") == "author" and (n := _name(c))],
@@ -69,3 +70,6 @@ def _name(creator: dict[str, Any]) -> str:
     if creator.get("lastName"):
         return ", ".join(p for p in (creator["lastName"], creator.get("firstName")) if p)
     return literal(str(creator["name"])) if creator.get("name") else ""
+
+
+FORMAT = InputFormat(NAME, sniff, read)

@@ -1,8 +1,8 @@
-"""What both stores write and read the same way: a paper as stored, its identities, timestamps."""
+"""What both stores make of rows alike, in Python: a paper as stored, its identities, timestamps, facet tallies."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
 import orjson
@@ -12,43 +12,6 @@ from paperscope.index import semantic
 from paperscope.model import Paper
 
 _SAME_AS_ABSTRACT = ("abstract_raw", "abstract_html")
-CHUNK = 500  # values per IN (...) query
-COLUMNS = {
-    "files": ("id", "path", "name", "sha256", "format", "records", "ingested_at"),
-    "papers": ("data", "key", "title_key", "bands", "updated_at"),
-    "sources": ("paper_id", "file_id", "line", "key", "record", "external_id"),
-    "vectors": ("paper_id", "embed_hash", "vector"),
-    "topics": ("id", "label", "keywords", "size"),
-    "paper_topics": ("paper_id", "topic", "x", "y"),
-    "tags": ("reader", "paper_id", "tag", "added_at"),
-    "reading": ("reader", "paper_id", "state", "updated_at"),
-    "notes": ("reader", "paper_id", "text", "updated_at"),
-    "saved_searches": ("reader", "name", "query", "mode", "filters", "last_seen"),
-    "changes": ("at", "paper_id", "kind", "detail"),
-    "cite_keys": ("key", "paper_id"),
-}
-"""What `dump` yields and `load` takes, table by table in this order, as rows of these columns
-(text, numbers, and the vectors' float16 bytes). Bands, identities and the search index are
-rebuilt from the papers; ids of files are kept, those of sources and changes follow their order."""
-_ORDER = {
-    "files": "id",
-    "papers": "id",
-    "sources": "id",
-    "vectors": "paper_id",
-    "topics": "id",
-    "paper_topics": "paper_id",
-    "tags": "reader, paper_id, tag",
-    "reading": "reader, paper_id",
-    "notes": "reader, paper_id",
-    "saved_searches": "reader, name",
-    "changes": "id",
-    "cite_keys": "paper_id",
-}
-
-
-def dump_query(table: str) -> str:
-    """The same SELECT on both stores: the columns of COLUMNS, in a stable order."""
-    return f"SELECT {', '.join(COLUMNS[table])} FROM {table} ORDER BY {_ORDER[table]}"
 
 
 def now() -> str:
@@ -96,11 +59,6 @@ def change_detail(before: Paper, after: Paper) -> str:
 def _short(value: object, chars: int = 60) -> str:
     text = "none" if value is None else str(value)
     return text if len(text) <= chars else text[: chars - 1] + "…"
-
-
-def chunks(values: list, size: int = CHUNK) -> Iterator[list]:
-    for start in range(0, len(values), size):
-        yield values[start : start + size]
 
 
 FACETS = ("venue", "year", "contribution", "has_code", "topic")

@@ -13,15 +13,15 @@ from fastapi.templating import Jinja2Templates
 
 from paperscope.analyze.benchmarks import close_names
 from paperscope.analyze.charts import bars, topic_colour, topic_map
-from paperscope.api.personal import mine
-from paperscope.api.routes import FiltersParam
-from paperscope.api.security import COOKIE as TOKEN_COOKIE
-from paperscope.api.security import reader
 from paperscope.errors import PaperscopeError
+from paperscope.export import FORMATS
+from paperscope.face.params import FiltersParam
+from paperscope.face.security import COOKIE as TOKEN_COOKIE
+from paperscope.face.shared import LibraryParam, PersonalParam
 from paperscope.index.lexical import MAX_QUERY_CHARS, Filters
 from paperscope.library import MAX_LIKE_CHARS, MAX_RESULTS, MODES, ORDERS, Library, NotFound
-from paperscope.personal import NOT_RELEVANT, STATES, Personal
-from paperscope.results import related_paper, search_hit
+from paperscope.personal import NOT_RELEVANT, STATES
+from paperscope.responses import mine_reply, related_paper, search_hit
 from paperscope.web.i18n import COOKIE, LANGUAGES, WORDS, language
 from paperscope.web.outbound import title_searches
 
@@ -31,7 +31,7 @@ router = APIRouter(include_in_schema=False)
 PAGE = 20
 HOME_TOPICS = 8  # the largest topics the home page offers, each with its most central papers
 HOME_SAMPLE = 8
-EXPORTS = ("bibtex", "ris", "csl-json", "csv", "markdown", "json")
+EXPORTS = tuple(name for name, export in FORMATS.items() if export.on_paper_page)
 
 
 def mount_static(app: FastAPI) -> None:
@@ -73,6 +73,7 @@ def _with_params(params: dict[str, str], **changes: Any) -> str:
 @router.get("/", response_class=HTMLResponse)
 def search_page(
     request: Request,
+    library: LibraryParam,
     chosen: FiltersParam,
     q: Annotated[str, Query(max_length=MAX_QUERY_CHARS)] = "",
     mode: Annotated[str, Query(pattern=f"^({'|'.join(MODES)})$")] = "hybrid",
@@ -81,22 +82,21 @@ def search_page(
     fragment: bool = False,
 ) -> HTMLResponse:
     """The home page: a search box over something to explore, or a search's results page by page."""
-    with request.app.state.shared.use() as library:
-        topic_labels = {t.id: t.label for t in library.topics()}
-        if not q.strip():
-            return _render(
-                request,
-                "results.html" if fragment else "search.html",
-                **_home(library, chosen),
-                q=q,
-                mode=mode,
-                modes=MODES,
-                order=order,
-                orders=ORDERS,
-                topic_labels=topic_labels,
-            )
-        found = library.search_page(q, PAGE, (page - 1) * PAGE, chosen, mode, order)
-        searched_as = library.searched_as(q, mode)
+    topic_labels = {t.id: t.label for t in library.topics()}
+    if not q.strip():
+        return _render(
+            request,
+            "results.html" if fragment else "search.html",
+            **_home(library, chosen),
+            q=q,
+            mode=mode,
+            modes=MODES,
+            order=order,
+            orders=ORDERS,
+            topic_labels=topic_labels,
+        )
+    found = library.search_page(q, PAGE, (page - 1) * PAGE, chosen, mode, order)
+    searched_as = library.searched_as(q, mode)
     context = {
         "q": q,
         "mode": mode,
@@ -133,15 +133,13 @@ def _home(library: Library, chosen: Filters) -> dict[str, Any]:
 @router.get("/like", response_class=HTMLResponse)
 def like_page(
     request: Request,
+    library: LibraryParam,
     chosen: FiltersParam,
     text: Annotated[str, Query(max_length=MAX_LIKE_CHARS)] = "",
     page: Annotated[int, Query(ge=1, le=MAX_RESULTS // PAGE)] = 1,
 ) -> HTMLResponse:
     """Find papers like a pasted text (an abstract): its meaning, not its words."""
-    hits = []
-    if text.strip():
-        with request.app.state.shared.use() as library:
-            hits = library.like(text, PAGE, chosen, offset=(page - 1) * PAGE)
+    hits = library.like(text, PAGE, chosen, offset=(page - 1) * PAGE) if text.strip() else []
     return _render(
         request,
         "like.html",
@@ -156,15 +154,15 @@ def like_page(
 @router.get("/browse", response_class=HTMLResponse)
 def browse_page(
     request: Request,
+    library: LibraryParam,
     chosen: FiltersParam,
     order: Annotated[str, Query(pattern="^(id|venue|year|title)$")] = "venue",
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
 ) -> HTMLResponse:
-    with request.app.state.shared.use() as library:
-        total = library.count(chosen)
-        papers = list(library.papers(order, PAGE, (page - 1) * PAGE, chosen))
-        facets = library.facets(chosen)
-        topic_labels = {t.id: t.label for t in library.topics()}
+    total = library.count(chosen)
+    papers = list(library.papers(order, PAGE, (page - 1) * PAGE, chosen))
+    facets = library.facets(chosen)
+    topic_labels = {t.id: t.label for t in library.topics()}
     pages = max(1, -(-total // PAGE))
     return _render(
         request,
@@ -181,11 +179,10 @@ def browse_page(
 
 
 @router.get("/papers/{paper_id}", response_class=HTMLResponse)
-def paper_page(request: Request, paper_id: str) -> HTMLResponse:
-    with request.app.state.shared.use() as library:
-        paper = library.paper(paper_id)
-        related = [related_paper(r) for r in library.related(paper.id, 8)]
-        yours = mine(Personal(library, reader(request)), paper.id)
+def paper_page(request: Request, personal: PersonalParam, paper_id: str) -> HTMLResponse:
+    paper = personal.library.paper(paper_id)
+    related = [related_paper(r) for r in personal.library.related(paper.id, 8)]
+    yours = mine_reply(personal, paper.id)
     return _render(
         request,
         "paper.html",
@@ -199,40 +196,35 @@ def paper_page(request: Request, paper_id: str) -> HTMLResponse:
 
 
 @router.get("/list", response_class=HTMLResponse)
-def list_page(request: Request, tag: Annotated[str | None, Query(max_length=60)] = None) -> HTMLResponse:
-    with request.app.state.shared.use() as library:
-        personal = Personal(library, reader(request))
-        papers = [(p, personal.state(p.id)) for p in personal.listed(tag)]
-        tags = personal.tags()
+def list_page(
+    request: Request, personal: PersonalParam, tag: Annotated[str | None, Query(max_length=60)] = None
+) -> HTMLResponse:
+    papers = [(p, personal.state(p.id)) for p in personal.listed(tag)]
+    tags = personal.tags()
     return _render(request, "list.html", papers=papers, tags=tags, tag=tag)
 
 
 @router.get("/recommend", response_class=HTMLResponse)
-def recommend_page(request: Request, tag: Annotated[str | None, Query(max_length=60)] = None) -> HTMLResponse:
-    with request.app.state.shared.use() as library:
-        personal = Personal(library, reader(request))
-        try:
-            found, problem = personal.recommend(tag, 20), None
-        except PaperscopeError as error:
-            found, problem = [], str(error)
-        tags = [(name, n) for name, n in personal.tags() if name != NOT_RELEVANT]
+def recommend_page(
+    request: Request, personal: PersonalParam, tag: Annotated[str | None, Query(max_length=60)] = None
+) -> HTMLResponse:
+    try:
+        found, problem = personal.recommend(tag, 20), None
+    except PaperscopeError as error:
+        found, problem = [], str(error)
+    tags = [(name, n) for name, n in personal.tags() if name != NOT_RELEVANT]
     return _render(request, "recommend.html", found=found, problem=problem, tags=tags, tag=tag)
 
 
 @router.get("/news", response_class=HTMLResponse)
-def news_page(request: Request) -> HTMLResponse:
-    with request.app.state.shared.use() as library:
-        found = {
-            name: [search_hit(h) for h in hits]
-            for name, hits in Personal(library, reader(request)).news(mark_seen=False).items()
-        }
+def news_page(request: Request, personal: PersonalParam) -> HTMLResponse:
+    found = {name: [search_hit(h) for h in hits] for name, hits in personal.news(mark_seen=False).items()}
     return _render(request, "news.html", found=found)
 
 
 @router.get("/changes", response_class=HTMLResponse)
-def changes_page(request: Request) -> HTMLResponse:
-    with request.app.state.shared.use() as library:
-        found = Personal(library, reader(request)).changes()
+def changes_page(request: Request, personal: PersonalParam) -> HTMLResponse:
+    found = personal.changes()
     return _render(request, "changes.html", found=found)
 
 
@@ -248,10 +240,9 @@ MAP_LIMIT = 20_000  # dots drawn on the map page; a larger library shows an even
 
 
 @router.get("/map", response_class=HTMLResponse)
-def map_page(request: Request) -> HTMLResponse:
-    with request.app.state.shared.use() as library:
-        points = library.map_points()
-        topics = library.topics()
+def map_page(request: Request, library: LibraryParam) -> HTMLResponse:
+    points = library.map_points()
+    topics = library.topics()
     shown = points if len(points) <= MAP_LIMIT else points[:: -(-len(points) // MAP_LIMIT)]
     labels = {t.id: t.label for t in topics}
     legend = [(t.id, t.label, t.size, topic_colour(t.id)) for t in topics]
@@ -261,9 +252,8 @@ def map_page(request: Request) -> HTMLResponse:
 
 
 @router.get("/stats", response_class=HTMLResponse)
-def stats_page(request: Request) -> HTMLResponse:
-    with request.app.state.shared.use() as library:
-        stats = library.stats()
+def stats_page(request: Request, library: LibraryParam) -> HTMLResponse:
+    stats = library.stats()
     t = WORDS[language(request)]
     charts = [
         bars(rows[:20], t[key])
@@ -280,22 +270,18 @@ def stats_page(request: Request) -> HTMLResponse:
 
 
 @router.get("/benchmarks", response_class=HTMLResponse)
-def benchmarks_page(request: Request) -> HTMLResponse:
-    with request.app.state.shared.use() as library:
-        stats = library.stats()
+def benchmarks_page(request: Request, library: LibraryParam) -> HTMLResponse:
+    stats = library.stats()
     return _render(request, "benchmarks.html", entries=stats.by_benchmark, benchmark=None)
 
 
 @router.get("/benchmarks/{name}", response_class=HTMLResponse)
-def benchmark_page(request: Request, name: str) -> HTMLResponse:
-    with request.app.state.shared.use() as library:
-        try:
-            found = library.benchmark(name)
-        except NotFound as missing:  # the close names as links, beside the one-line message
-            close = close_names(library.stats().by_benchmark, name)
-            return _render(
-                request, "benchmarks.html", 404, entries=[], benchmark=None, missing=str(missing), close=close
-            )
+def benchmark_page(request: Request, library: LibraryParam, name: str) -> HTMLResponse:
+    try:
+        found = library.benchmark(name)
+    except NotFound as missing:  # the close names as links, beside the one-line message
+        close = close_names(library.stats().by_benchmark, name)
+        return _render(request, "benchmarks.html", 404, entries=[], benchmark=None, missing=str(missing), close=close)
     return _render(request, "benchmarks.html", entries=[], benchmark=found)
 
 

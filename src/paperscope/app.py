@@ -1,4 +1,5 @@
-"""The ASGI app: a pool of libraries (library_pool.py), the JSON routes, the web pages, security headers."""
+"""The ASGI app: a pool of libraries (library_pool.py), the JSON routes (api/), the web pages (web/),
+security headers and error replies. It sits above api/ and web/, which never import each other."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
+from paperscope.api import personal, routes
 from paperscope.errors import PaperscopeError
 from paperscope.library import NotFound
 from paperscope.library_pool import LibraryPool
 from paperscope.store import DEFAULT_READER
+from paperscope.web import pages
 
 # Scripts only from this server (no inline script, no eval); styles likewise; MathML needs nothing more.
 CSP = (
@@ -54,10 +57,7 @@ def create_app(
     db: str | Path, token: str | None = None, readers: dict[str, str] | None = None, reader: str = DEFAULT_READER
 ) -> FastAPI:
     """The app over one library; with `token` or `readers` ({token: name}), changing data needs a
-    token (see api/security.py); `reader` is whose tags and notes a request without one sees."""
-    from paperscope.api import personal, routes
-    from paperscope.web import pages
-
+    token (see face/security.py); `reader` is whose tags and notes a request without one sees."""
     # /docs (Swagger UI) with its script and styles served by this app (a package ships them), not a CDN.
     # No /redoc: its bundle still fetches a logo from its maker's site.
     app = FastAPIOffline(
@@ -116,7 +116,5 @@ def _allowed(app: FastAPI, request: Request) -> str:
 
 async def _error(request: Request, exc: Exception, status: int, headers: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
     if not request.url.path.startswith("/api"):
-        from paperscope.web import pages
-
         return pages.error_page(request, str(exc), status)
     return JSONResponse({"error": str(exc), "status": status}, status_code=status, headers=headers)  # 405: Allow

@@ -1,4 +1,4 @@
-"""What every input must satisfy, checked by the property tests and by bench/fuzz.py.
+"""What every input must satisfy, checked by the property tests (test_fuzz.py) and by bench/fuzz.py.
 
 `read_any(path)` sniffs and reads a file as an ingest would; it may raise only the project's own
 errors. `unsafe_html(html)` names anything in produced HTML that could run a script.
@@ -10,9 +10,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from paperscope.assemble import prepare
-from paperscope.errors import PaperscopeError
 from paperscope.model import Unread
-from paperscope.sources import reader_for
+from paperscope.sources import format_of
 
 _UNSAFE_TAGS = {"script", "iframe", "object", "embed", "style", "form", "base", "link", "meta", "svg", "img", "input"}
 _URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href"}
@@ -21,9 +20,8 @@ _SAFE_SCHEMES = ("http://", "https://", "mailto:", "#", "/")
 
 def read_any(path: Path) -> int:
     """Records read from `path` and prepared as an ingest prepares them; PaperscopeError for bad input."""
-    reader = reader_for(path)
     count = 0
-    for record in reader.read(path):
+    for record in format_of(path).read(path):
         if isinstance(record, Unread):
             continue
         prepared = prepare(record, "fuzz")
@@ -56,6 +54,3 @@ def unsafe_html(html: str) -> str | None:
     inspector.feed(html)
     inspector.close()
     return inspector.found[0] if inspector.found else None
-
-
-__all__ = ["PaperscopeError", "read_any", "unsafe_html"]

@@ -1,4 +1,5 @@
-"""Who may change data: a token when the server listens beyond loopback, and no cross-site requests.
+"""Who may change data, for the JSON API and the web pages alike: a token when the server listens
+beyond loopback, and no cross-site requests.
 
 Reading is open to whoever can reach the server. A request that changes data must
 - come from a page of this server: a cross-site page cannot set the `X-Paperscope` header without a

@@ -1,4 +1,9 @@
-"""Result shapes shared by the command line's --json and the JSON API."""
+"""Every JSON reply: what the command line's --json prints and the JSON API answers, built here once.
+
+One function per reply (`*_reply`), each taking what the Library or Personal returned; the parts
+(`paper_summary`, `search_hit`, `related_paper`) are the rows the web pages render too. A command and
+its route give the same shape (tests/test_contract.py runs each pair).
+"""
 
 from __future__ import annotations
 
@@ -9,11 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 from paperscope.index.lexical import cjk_bigrams
 from paperscope.model import Paper
+from paperscope.normalize.html import note_to_html
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from paperscope.analyze.benchmarks import Benchmark
     from paperscope.analyze.stats import Stats
-    from paperscope.library import Related, SearchHit
+    from paperscope.analyze.topics import Topic
+    from paperscope.library import Library, Related, SearchHit, SearchPage
+    from paperscope.personal import Change, Personal, Suggestion
 
 
 def paper_summary(paper: Paper) -> dict[str, Any]:
@@ -100,7 +110,7 @@ def related_paper(related: Related) -> dict[str, Any]:
     }
 
 
-def stats_dict(stats: Stats) -> dict[str, Any]:
+def stats_reply(stats: Stats) -> dict[str, Any]:
     return {
         "papers": stats.papers,
         "with_code": stats.with_code,
@@ -113,7 +123,7 @@ def stats_dict(stats: Stats) -> dict[str, Any]:
     }
 
 
-def benchmark_dict(benchmark: Benchmark) -> dict[str, Any]:
+def benchmark_reply(benchmark: Benchmark) -> dict[str, Any]:
     """One benchmark: its name, the papers naming it, the variants as written, and the claims on it."""
     return {
         "benchmark": benchmark.name,
@@ -123,13 +133,125 @@ def benchmark_dict(benchmark: Benchmark) -> dict[str, Any]:
     }
 
 
-def benchmarks_list(stats: Stats) -> dict[str, Any]:
+def benchmarks_reply(stats: Stats) -> dict[str, Any]:
     return {
         "benchmarks": [
             {"name": b.name, "papers": b.papers, "variants": [v for v, _ in b.variants], "claims": len(b.claims)}
             for b in stats.by_benchmark
         ]
     }
+
+
+def papers_reply(papers: Iterable[Paper], total: int, offset: int, limit: int) -> dict[str, Any]:
+    """One page of the paper listing."""
+    return {"total": total, "offset": offset, "limit": limit, "papers": [paper_summary(p) for p in papers]}
+
+
+def paper_reply(paper: Paper) -> dict[str, Any]:
+    """One paper, in the data contract."""
+    return paper.to_dict()
+
+
+def search_reply(
+    query: str,
+    mode: str,
+    searched_as: str | None,
+    found: SearchPage,
+    *,
+    order: str = "relevance",
+    offset: int = 0,
+    limit: int,
+    facets: bool = False,
+) -> dict[str, Any]:
+    """One page of a search; with `facets`, the counts over its whole result set."""
+    reply = {
+        "query": query,
+        "mode": mode,
+        "searched_as": searched_as,
+        "order": order,
+        "total": found.total,
+        "offset": offset,
+        "limit": limit,
+        "results": [search_hit(h, query) for h in found.hits],
+    }
+    if facets:
+        reply["facets"] = {key: [{"value": v, "papers": n} for v, n in rows] for key, rows in found.facets.items()}
+    return reply
+
+
+def like_reply(hits: list[SearchHit], offset: int, limit: int) -> dict[str, Any]:
+    """The papers nearest in meaning to a pasted text."""
+    return {"offset": offset, "limit": limit, "results": [search_hit(h) for h in hits]}
+
+
+def related_reply(paper_id: str, found: list[Related]) -> dict[str, Any]:
+    return {"id": paper_id, "related": [related_paper(r) for r in found]}
+
+
+def topics_reply(library: Library, topics: list[Topic]) -> dict[str, Any]:
+    """Each topic with the papers nearest its centre."""
+    return {"topics": [{**asdict(t), "papers": [paper_summary(p) for p in library.topic_papers(t.id)]} for t in topics]}
+
+
+def map_reply(points: list[tuple[str, str, int, float, float]]) -> dict[str, Any]:
+    return {
+        "points": [
+            {"id": i, "display_title": t, "topic": c, "x": round(x, 4), "y": round(y, 4)} for i, t, c, x, y in points
+        ]
+    }
+
+
+def mine_reply(personal: Personal, paper_id: str) -> dict[str, Any]:
+    """What the reader added to one paper."""
+    note = personal.note(paper_id)
+    return {
+        "id": paper_id,
+        "tags": [t for t, _ in personal.tags(paper_id)],
+        "state": personal.state(paper_id),
+        "note": note,
+        "note_html": note_to_html(note) if note else None,
+    }
+
+
+def tags_reply(tags: list[tuple[str, int]]) -> dict[str, Any]:
+    return {"tags": [{"tag": t, "papers": n} for t, n in tags]}
+
+
+def list_reply(personal: Personal, papers: list[Paper]) -> dict[str, Any]:
+    """The reading list (or a tag's papers), each with its state and tags."""
+    return {
+        "papers": [
+            {**paper_summary(p), "state": personal.state(p.id), "tags": [t for t, _ in personal.tags(p.id)]}
+            for p in papers
+        ]
+    }
+
+
+def recommend_reply(tag: str | None, found: list[Suggestion]) -> dict[str, Any]:
+    return {
+        "tag": tag,
+        "suggestions": [
+            {**paper_summary(s.paper), "score": round(s.score, 4), "because": s.because.id, "reason": s.reason}
+            for s in found
+        ],
+    }
+
+
+def searches_reply(saved: list[tuple[str, str, str]]) -> dict[str, Any]:
+    return {"searches": [{"name": n, "q": q, "mode": m} for n, q, m in saved]}
+
+
+def saved_reply(name: str) -> dict[str, Any]:
+    return {"saved": name}
+
+
+def news_reply(found: dict[str, list[SearchHit]]) -> dict[str, Any]:
+    """Per saved search, the papers added since it was last looked at."""
+    return {"news": {name: [search_hit(h) for h in hits] for name, hits in found.items()}}
+
+
+def changes_reply(found: list[Change]) -> dict[str, Any]:
+    return {"changes": [asdict(c) for c in found]}
 
 
 def _head(abstract: str, chars: int = 240) -> str:

@@ -1,0 +1,646 @@
+"""The statements both stores run, written once over a Dialect.
+
+`SQLCore` is everything of the Store protocol that SQLite and PostgreSQL say alike: files, sources
+and papers as the pipeline writes them, the reader's own library, changes, topics and the map,
+reading papers, facets, vectors as rows, dump and load. A store subclasses it and gives what really
+differs: how a statement runs (`_all`, `_one`, `_run`, `_many`, `_stream`), its schema, its lexical
+search (`_search`, `_count_every` and the search index kept beside the papers: `_search_columns`,
+`_index`, `_unindex`), vector search, transactions, backup and the integrity check.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator
+
+import orjson
+
+from paperscope.errors import PaperscopeError
+from paperscope.index import lexical, semantic
+from paperscope.model import Paper, RawRecord
+from paperscope.store.base import FileRow, LibraryPaper
+from paperscope.store.dialect import Dialect
+from paperscope.store.rows import (
+    VectorCache,
+    change_detail,
+    identities,
+    now,
+    now_precise,
+    pack,
+    tally_facets,
+    unpack,
+)
+
+COLUMNS = {
+    "files": ("id", "path", "name", "sha256", "format", "records", "ingested_at"),
+    "papers": ("data", "key", "title_key", "bands", "updated_at"),
+    "sources": ("paper_id", "file_id", "line", "key", "record", "external_id"),
+    "vectors": ("paper_id", "embed_hash", "vector"),
+    "topics": ("id", "label", "keywords", "size"),
+    "paper_topics": ("paper_id", "topic", "x", "y"),
+    "tags": ("reader", "paper_id", "tag", "added_at"),
+    "reading": ("reader", "paper_id", "state", "updated_at"),
+    "notes": ("reader", "paper_id", "text", "updated_at"),
+    "saved_searches": ("reader", "name", "query", "mode", "filters", "last_seen"),
+    "changes": ("at", "paper_id", "kind", "detail"),
+    "cite_keys": ("key", "paper_id"),
+}
+"""What `dump` yields and `load` takes, table by table in this order, as rows of these columns
+(text, numbers, and the vectors' float16 bytes). Bands, identities and the search index are
+rebuilt from the papers; ids of files are kept, those of sources and changes follow their order."""
+_DUMP_ORDER = {
+    "files": "id",
+    "papers": "id",
+    "sources": "id",
+    "vectors": "paper_id",
+    "topics": "id",
+    "paper_topics": "paper_id",
+    "tags": "reader, paper_id, tag",
+    "reading": "reader, paper_id",
+    "notes": "reader, paper_id",
+    "saved_searches": "reader, name",
+    "changes": "id",
+    "cite_keys": "paper_id",
+}
+_PAPER_COLUMNS = (
+    "id",
+    "key",
+    "title_key",
+    "venue",
+    "year",
+    "display_title",
+    "contribution",
+    "has_code",
+    "data",
+    "bands",
+    "updated_at",
+    "embed_hash",
+)
+ORDERS = {
+    "id": "p.id",
+    "venue": "p.venue NULLS FIRST, p.year NULLS FIRST, p.id",
+    "year": "p.year NULLS FIRST, p.venue NULLS FIRST, p.id",
+    "title": "p.display_title, p.id",
+}
+_FACETS = ("venue", "year", "contribution", "has_code")  # constants: the only columns grouped on
+# A paper's topic label, kept beside the paper (topics are recomputed whole, papers are not rewritten)
+_TOPIC_LABEL = "(SELECT t.label FROM paper_topics AS pt JOIN topics AS t ON t.id = pt.topic WHERE pt.paper_id = p.id)"
+_MISSING = (
+    " FROM papers AS p LEFT JOIN vectors AS v ON v.paper_id = p.id AND v.embed_hash = p.embed_hash"
+    " WHERE v.paper_id IS NULL"
+)
+CURRENT = " FROM vectors AS v JOIN papers AS p ON p.id = v.paper_id AND p.embed_hash = v.embed_hash"
+_CHECKED = ("files", "papers", "sources", "vectors", "topics")  # the tables `check` counts
+
+
+def where(filters: lexical.Filters | None, dialect: Dialect) -> tuple[str, list]:
+    """An AND-clause over the papers table (alias p) and its parameters: constants and placeholders only."""
+    filters = filters or lexical.Filters()
+    clauses, params = [], []
+    if filters.venue:
+        clauses.append(dialect.nocase.format("p.venue"))
+        params.append(filters.venue)
+    if filters.years:
+        clauses.append("p.year BETWEEN ? AND ?")
+        params += list(filters.years)
+    if filters.contribution:
+        clauses.append("p.contribution = ?")
+        params.append(filters.contribution)
+    if filters.has_code is not None:
+        clauses.append("p.has_code = ?")
+        params.append(filters.has_code)
+    if filters.topic is not None:
+        clauses.append("p.id IN (SELECT paper_id FROM paper_topics WHERE topic = ?)")
+        params.append(filters.topic)
+    return "".join(f" AND {c}" for c in clauses), params
+
+
+class SQLCore(ABC):
+    dialect: Dialect
+    schema_version: int
+    # Columns of the papers table that hold its search index, with how each value is written (PostgreSQL's
+    # tsvectors); SQLite's index is a table of its own (`_index`).
+    _search_columns: tuple[tuple[str, str], ...] = ()
+
+    def __init__(self) -> None:
+        self._stamp = now_precise()  # every change logged in one transaction carries its stamp
+        self._vectors = VectorCache()
+
+    # how a statement runs: `?` marks each value (Dialect.prepare)
+
+    @abstractmethod
+    def _all(self, sql: str, params: Iterable = ()) -> list[tuple]: ...
+    @abstractmethod
+    def _one(self, sql: str, params: Iterable = ()) -> tuple | None: ...
+    @abstractmethod
+    def _run(self, sql: str, params: Iterable = ()) -> None: ...
+    @abstractmethod
+    def _many(self, sql: str, rows: Iterable[Iterable]) -> None: ...
+    @abstractmethod
+    def _stream(self, sql: str, params: Iterable = ()) -> Iterator[tuple]:
+        """Rows as they are read, for results too large to hold (whole tables, every paper)."""
+
+    @abstractmethod
+    def _exclusive(self) -> None:
+        """Called before whatever decides which papers exist (reading candidates, writing papers,
+        replacing the map), so that two writers take turns there."""
+
+    # the search index beside the papers
+
+    def _search_values(self, paper: Paper) -> tuple:
+        return ()
+
+    @abstractmethod
+    def _index(self, papers: list[Paper]) -> None:
+        """Papers just written, into the search index."""
+
+    @abstractmethod
+    def _unindex(self, paper_id: str, data: str) -> None:
+        """A paper (`data` as stored) out of the search index, before its row goes."""
+
+    @abstractmethod
+    def _search(
+        self, query: lexical.Query, limit: int, filters: lexical.Filters, raw: str | None, enough: int | None
+    ) -> list[lexical.LexicalHit]:
+        """search_lexical for a raw expression or a query with terms."""
+
+    @abstractmethod
+    def _count_every(self, query: lexical.Query, filters: lexical.Filters) -> int:
+        """count_every for a query with terms."""
+
+    @abstractmethod
+    def _integrity(self) -> str | list[str]:
+        """What the database's own check says: "ok", or the problems found."""
+
+    # files
+
+    def file_by_path(self, path: str) -> FileRow | None:
+        row = self._one("SELECT id, path, sha256 FROM files WHERE path = ?", (path,))
+        return FileRow(*row) if row else None
+
+    def has_file_hash(self, sha256: str) -> bool:
+        return self._one("SELECT 1 FROM files WHERE sha256 = ?", (sha256,)) is not None
+
+    def put_file(self, path: str, name: str, sha256: str, fmt: str, records: int) -> tuple[int, set[str]]:
+        """Record a file read now; a new version of a known file drops the old version's sources."""
+        self._exclusive()
+        old = self.file_by_path(path)
+        if old is None:
+            self._run(
+                "INSERT INTO files (path, name, sha256, format, records, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (path, name, sha256, fmt, records, now()),
+            )
+            return self.file_by_path(path).id, set()  # type: ignore[union-attr]
+        affected = {r[0] for r in self._all("SELECT paper_id FROM sources WHERE file_id = ?", (old.id,))}
+        self._run("DELETE FROM sources WHERE file_id = ?", (old.id,))
+        self._run(
+            "UPDATE files SET name = ?, sha256 = ?, format = ?, records = ?, ingested_at = ? WHERE id = ?",
+            (name, sha256, fmt, records, now(), old.id),
+        )
+        return old.id, affected
+
+    # sources and papers
+
+    def candidates(
+        self, keys: Iterable[str], bands: Iterable[int], title_keys: Iterable[str], identities: Iterable[str] = ()
+    ) -> list[LibraryPaper]:
+        """Stored papers that share an exact key, an LSH band, a title or an identity with the records given."""
+        self._exclusive()
+        ids: set[str] = set()
+        for sql, values in (
+            ("SELECT paper_id FROM sources WHERE key {}", keys),
+            ("SELECT paper_id FROM paper_bands WHERE band {}", bands),
+            ("SELECT id FROM papers WHERE title_key {}", title_keys),
+            ("SELECT paper_id FROM paper_ids WHERE identity {}", identities),
+        ):
+            for clause, params in self.dialect.members(list(set(values))):
+                ids.update(r[0] for r in self._all(sql.format(clause), params))
+        found: list[LibraryPaper] = []
+        abstract = self.dialect.json_text.format(column="data", key="abstract")
+        for clause, params in self.dialect.members(sorted(ids)):
+            known: dict[str, list[str]] = {}
+            for paper_id, identity in self._all(
+                f"SELECT paper_id, identity FROM paper_ids WHERE paper_id {clause} ORDER BY identity", params
+            ):
+                known.setdefault(paper_id, []).append(identity)
+            rows = self._all(
+                f"SELECT id, key, title_key, venue, year, {abstract} FROM papers WHERE id {clause} ORDER BY id", params
+            )
+            found.extend(LibraryPaper(*row, tuple(known.get(row[0], ()))) for row in rows)
+        return found
+
+    def add_sources(self, rows: Iterable[tuple[str, int, int, str, RawRecord]]) -> None:
+        """Rows of (paper id, file id, line, exact key, raw record)."""
+        self._many(
+            "INSERT INTO sources (paper_id, file_id, line, key, record, external_id) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                (pid, fid, line, key, orjson.dumps(rec).decode(), rec.source.external_id)
+                for pid, fid, line, key, rec in rows
+            ),
+        )
+
+    def source_records(self, paper_id: str) -> list[RawRecord]:
+        rows = self._all("SELECT record FROM sources WHERE paper_id = ? ORDER BY id", (paper_id,))
+        return [RawRecord.from_dict(orjson.loads(r[0])) for r in rows]
+
+    def add_papers(self, rows: Iterable[tuple[Paper, str, str | None, tuple[int, ...]]]) -> None:
+        """Insert papers known to be new: rows of (paper, key, title key, LSH bands); logged as added."""
+        rows = list(rows)
+        self._exclusive()
+        self._insert(rows)
+        self._log((p.id, "added", p.display_title) for p, _, _, _ in rows)
+
+    def _insert(
+        self, rows: list[tuple[Paper, str, str | None, tuple[int, ...]]], stamps: list[str] | None = None
+    ) -> None:
+        stamps = stamps or [now()] * len(rows)
+        columns = ", ".join((*_PAPER_COLUMNS, *(name for name, _ in self._search_columns)))
+        values = ", ".join(("?",) * len(_PAPER_COLUMNS) + tuple(value for _, value in self._search_columns))
+        self._many(
+            f"INSERT INTO papers ({columns}) VALUES ({values})",
+            (
+                (
+                    p.id,
+                    key,
+                    title_key,
+                    p.venue,
+                    p.year,
+                    p.display_title,
+                    p.contribution,
+                    bool(p.urls.code),
+                    pack(p),
+                    orjson.dumps(bands).decode(),
+                    stamp,
+                    semantic.text_hash(p),
+                    *self._search_values(p),
+                )
+                for (p, key, title_key, bands), stamp in zip(rows, stamps, strict=True)
+            ),
+        )
+        self._many(
+            "INSERT INTO paper_ids (identity, paper_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            ((identity, p.id) for p, _, _, _ in rows for identity in identities(p)),
+        )
+        self._many(
+            "INSERT INTO paper_bands (band, paper_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            ((band, p.id) for p, _, _, bands in rows for band in bands),
+        )
+        self._index([p for p, _, _, _ in rows])
+
+    def put_paper(self, paper: Paper, key: str, title_key: str | None, bands: tuple[int, ...]) -> str:
+        """Insert or replace a paper; says whether it was created, updated or left unchanged."""
+        self._exclusive()
+        data = pack(paper)
+        old = self._one("SELECT data FROM papers WHERE id = ?", (paper.id,))
+        if old and old[0] == data:
+            return "unchanged"
+        if not old:
+            self.add_papers([(paper, key, title_key, bands)])
+            return "created"
+        self._drop(paper.id)
+        self._insert([(paper, key, title_key, bands)])
+        if detail := change_detail(unpack(old[0]), paper):
+            self._log([(paper.id, "changed", detail)])
+        return "updated"
+
+    def _drop(self, paper_id: str) -> None:
+        """A paper out of the papers table, its bands, identities and search index."""
+        row = self._one("SELECT data, bands FROM papers WHERE id = ?", (paper_id,))
+        if row is None:
+            return
+        for clause, params in self.dialect.members(orjson.loads(row[1])):
+            self._run(f"DELETE FROM paper_bands WHERE paper_id = ? AND band {clause}", (paper_id, *params))
+        self._unindex(paper_id, row[0])
+        self._run("DELETE FROM paper_ids WHERE paper_id = ?", (paper_id,))
+        self._run("DELETE FROM papers WHERE id = ?", (paper_id,))
+
+    def remove_orphans(self) -> int:
+        """Delete papers no source points at any more (their list changed); returns how many."""
+        self._exclusive()
+        orphans = self._all(
+            "SELECT id, display_title FROM papers AS p"
+            " WHERE NOT EXISTS (SELECT 1 FROM sources AS s WHERE s.paper_id = p.id)"
+        )
+        for paper_id, _ in orphans:
+            self._drop(paper_id)
+        self._log((paper_id, "removed", title) for paper_id, title in orphans)
+        # A changed paper keeps its vector while the text it embeds is the same; a removed one loses it.
+        self._run("DELETE FROM vectors WHERE NOT EXISTS (SELECT 1 FROM papers AS p WHERE p.id = vectors.paper_id)")
+        return len(orphans)
+
+    def _log(self, rows: Iterable[tuple[str, str, str]]) -> None:
+        self._many(
+            "INSERT INTO changes (at, paper_id, kind, detail) VALUES (?, ?, ?, ?)",
+            ((self._stamp, pid, kind, detail) for pid, kind, detail in rows),
+        )
+
+    def changes(self, since: str | None = None) -> list[tuple[str, str, str, str]]:
+        """(at, paper id, kind, detail) of the changes after `since` (default: the last ingest that changed
+        anything)."""
+        if since is None:
+            return self._all(
+                "SELECT at, paper_id, kind, detail FROM changes"
+                " WHERE at = (SELECT max(at) FROM changes) ORDER BY kind, id"
+            )
+        return self._all("SELECT at, paper_id, kind, detail FROM changes WHERE at > ? ORDER BY at, kind, id", (since,))
+
+    def added_since(self, since: str) -> set[str]:
+        return {r[0] for r in self._all("SELECT paper_id FROM changes WHERE kind = 'added' AND at > ?", (since,))}
+
+    # searching
+
+    def search_lexical(
+        self,
+        query: lexical.Query,
+        limit: int,
+        filters: lexical.Filters | None = None,
+        raw: str | None = None,
+        enough: int | None = None,
+    ) -> list[lexical.LexicalHit]:
+        """Papers matching every term first, then papers matching any, each group by relevance.
+
+        `raw` is an expression in the backend's own syntax, used as it is (the --syntax fts escape
+        hatch). With `enough`, the "any word" pass is skipped once the "every word" pass found that
+        many: hybrid search asks for 100 papers but shows 10, and the "any word" pass is most of the
+        cost on a large library. A query of filters alone gives the newest papers that pass them.
+        """
+        filters = query.filters(filters)
+        if raw is None and not query.must:
+            where_sql, params = where(filters, self.dialect)
+            rows = self._all(
+                f"SELECT p.id FROM papers AS p WHERE TRUE {where_sql} ORDER BY p.year DESC NULLS LAST, p.id LIMIT ?",
+                (*params, limit),
+            )
+            return [lexical.LexicalHit(pid, 0.0) for (pid,) in rows]
+        return self._search(query, limit, filters, raw, enough)
+
+    def count_every(self, query: lexical.Query, filters: lexical.Filters | None = None) -> int:
+        """How many papers have every term of the query (all the papers passing the filters, for none)."""
+        filters = query.filters(filters)
+        return self._count_every(query, filters) if query.must else self.count_papers(filters)
+
+    def filtered_ids(self, filters: lexical.Filters) -> set[str]:
+        where_sql, params = where(filters, self.dialect)
+        return {r[0] for r in self._all(f"SELECT p.id FROM papers AS p WHERE TRUE {where_sql}", params)}
+
+    # the reader's own library
+
+    def tag(self, reader: str, paper_id: str, tag: str, on: bool) -> None:
+        if on:
+            self._run(
+                "INSERT INTO tags (reader, paper_id, tag, added_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (reader, paper_id, tag, now()),
+            )
+        else:
+            self._run("DELETE FROM tags WHERE reader = ? AND paper_id = ? AND tag = ?", (reader, paper_id, tag))
+
+    def tags(self, reader: str, paper_id: str | None = None) -> list[tuple[str, int]]:
+        """(tag, papers) over the reader's library, or the tags of one paper (count 1 each)."""
+        if paper_id is not None:
+            rows = self._all("SELECT tag FROM tags WHERE reader = ? AND paper_id = ? ORDER BY tag", (reader, paper_id))
+            return [(t, 1) for (t,) in rows]
+        return self._all("SELECT tag, count(*) FROM tags WHERE reader = ? GROUP BY tag ORDER BY tag", (reader,))
+
+    def set_state(self, reader: str, paper_id: str, state: str | None) -> None:
+        if state is None:
+            self._run("DELETE FROM reading WHERE reader = ? AND paper_id = ?", (reader, paper_id))
+        else:
+            self._run(
+                "INSERT INTO reading (reader, paper_id, state, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (reader, paper_id) DO UPDATE SET state = excluded.state,"
+                " updated_at = excluded.updated_at",
+                (reader, paper_id, state, now()),
+            )
+
+    def state(self, reader: str, paper_id: str) -> str | None:
+        row = self._one("SELECT state FROM reading WHERE reader = ? AND paper_id = ?", (reader, paper_id))
+        return row[0] if row else None
+
+    def set_note(self, reader: str, paper_id: str, text: str) -> None:
+        if text.strip():
+            self._run(
+                "INSERT INTO notes (reader, paper_id, text, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (reader, paper_id) DO UPDATE SET text = excluded.text,"
+                " updated_at = excluded.updated_at",
+                (reader, paper_id, text, now()),
+            )
+        else:
+            self._run("DELETE FROM notes WHERE reader = ? AND paper_id = ?", (reader, paper_id))
+
+    def note(self, reader: str, paper_id: str) -> str | None:
+        row = self._one("SELECT text FROM notes WHERE reader = ? AND paper_id = ?", (reader, paper_id))
+        return row[0] if row else None
+
+    def listed(self, reader: str, tag: str | None = None, state: str | None = None) -> list[str]:
+        """Ids of the papers with this tag and/or in this reading state (any state: the reading list)."""
+        clauses, params = [], []
+        if tag is not None:
+            clauses.append("id IN (SELECT paper_id FROM tags WHERE reader = ? AND tag = ?)")
+            params += [reader, tag]
+        if state is not None:
+            clauses.append("id IN (SELECT paper_id FROM reading WHERE reader = ? AND state = ?)")
+            params += [reader, state]
+        if not clauses:
+            clauses.append("id IN (SELECT paper_id FROM reading WHERE reader = ?)")
+            params.append(reader)
+        sql = f"SELECT id FROM papers WHERE {' AND '.join(clauses)} ORDER BY display_title"
+        return [r[0] for r in self._all(sql, params)]
+
+    def save_search(self, reader: str, name: str, query: str, mode: str, filters: str) -> None:
+        self._run(
+            "INSERT INTO saved_searches (reader, name, query, mode, filters, last_seen) VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (reader, name) DO UPDATE SET query = excluded.query, mode = excluded.mode,"
+            " filters = excluded.filters, last_seen = excluded.last_seen",
+            (reader, name, query, mode, filters, now_precise()),
+        )
+
+    def saved_searches(self, reader: str) -> list[tuple[str, str, str, str, str]]:
+        return self._all(
+            "SELECT name, query, mode, filters, last_seen FROM saved_searches WHERE reader = ? ORDER BY name", (reader,)
+        )
+
+    def seen(self, reader: str, name: str) -> None:
+        self._run(
+            "UPDATE saved_searches SET last_seen = ? WHERE reader = ? AND name = ?", (now_precise(), reader, name)
+        )
+
+    # vectors, as rows
+
+    def count_missing_vectors(self) -> int:
+        return int(self._one("SELECT count(*)" + _MISSING)[0])  # type: ignore[index]
+
+    def missing_vectors(self, limit: int) -> list[tuple[str, str, Paper]]:
+        """Papers whose vector is missing or stale: (id, text hash, paper), in a stable order."""
+        sql = f"SELECT p.id, p.embed_hash, p.data{_MISSING} ORDER BY p.{self.dialect.insertion_order} LIMIT ?"
+        return [(pid, digest, unpack(data)) for pid, digest, data in self._all(sql, (limit,))]
+
+    def count_vectors(self) -> int:
+        return int(self._one("SELECT count(*)" + CURRENT)[0])  # type: ignore[index]
+
+    def vector_rows(self) -> Iterator[tuple[str, bytes]]:
+        """(paper id, vector) of every paper whose vector is up to date, streamed."""
+        yield from self._stream(f"SELECT v.paper_id, v.vector{CURRENT} ORDER BY p.{self.dialect.insertion_order}")
+
+    def vectors(self) -> semantic.Vectors:
+        """Every up-to-date vector in one matrix, read once, and again only after the library has changed."""
+        return self._vectors.get(
+            self.version(), lambda: semantic.Vectors.from_rows(self.count_vectors(), self.vector_rows())
+        )
+
+    @abstractmethod
+    def version(self) -> tuple[int, int]: ...
+    @abstractmethod
+    def put_vectors(self, rows: Iterable[tuple[str, str, bytes]]) -> None: ...
+
+    # moving a whole library
+
+    def dump(self) -> Iterator[tuple[str, list[tuple]]]:
+        """Every table as (name, rows) batches, in the order and shape of COLUMNS."""
+        for table in COLUMNS:
+            batch: list[tuple] = []
+            sql = f"SELECT {', '.join(COLUMNS[table])} FROM {table} ORDER BY {_DUMP_ORDER[table]}"
+            for row in self._stream(sql):
+                batch.append(row)
+                if len(batch) == 1_000:
+                    yield table, batch
+                    batch = []
+            if batch:
+                yield table, batch
+
+    def load(self, table: str, rows: list[tuple]) -> None:
+        """Rows of one table as `dump` gives them (inside the caller's transaction; into an empty library)."""
+        if table == "papers":
+            self._insert(
+                [(unpack(data), key, title_key, tuple(orjson.loads(bands))) for data, key, title_key, bands, _ in rows],
+                [stamp for *_, stamp in rows],
+            )
+        elif table == "vectors":
+            self.put_vectors(rows)
+        else:
+            columns = COLUMNS[table]
+            self._many(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)
+
+    def check(self) -> dict[str, object]:
+        """The database's own check and what the library holds."""
+        integrity = self._integrity()
+        counts = {table: int(self._one(f"SELECT count(*) FROM {table}")[0]) for table in _CHECKED}  # type: ignore
+        return {
+            "integrity": integrity,
+            **counts,
+            "vectors_missing": self.count_missing_vectors(),
+            "schema": self.schema_version,
+        }
+
+    # reading
+
+    def paper_by_external_id(self, external_id: str) -> Paper | None:
+        row = self._one(
+            "SELECT p.data FROM sources AS s JOIN papers AS p ON p.id = s.paper_id WHERE s.external_id = ? LIMIT 1",
+            (external_id,),
+        )
+        return unpack(row[0]) if row else None
+
+    def count_papers(self, filters: lexical.Filters | None = None) -> int:
+        where_sql, params = where(filters, self.dialect)
+        row = self._one(f"SELECT count(*) FROM papers AS p WHERE TRUE {where_sql}", params)
+        return int(row[0])  # type: ignore[index]
+
+    def facet_counts(self, filters: lexical.Filters | None = None) -> dict[str, list[tuple[object, int]]]:
+        """Papers per venue, year, contribution and has-code among those passing `filters`, most first."""
+        where_sql, params = where(filters, self.dialect)
+        counts = {
+            column: [
+                _facet(row)
+                for row in self._all(
+                    f"SELECT p.{column}, count(*) AS n FROM papers AS p WHERE TRUE {where_sql}"
+                    f" AND p.{column} IS NOT NULL GROUP BY p.{column} ORDER BY n DESC, p.{column}",
+                    params,
+                )
+            ]
+            for column in _FACETS
+        }
+        counts["topic"] = [
+            _facet(row)
+            for row in self._all(
+                "SELECT pt.topic, count(*) AS n FROM papers AS p JOIN paper_topics AS pt ON pt.paper_id = p.id"
+                f" WHERE TRUE {where_sql} GROUP BY pt.topic ORDER BY n DESC, pt.topic",
+                params,
+            )
+        ]
+        return counts
+
+    def facet_counts_of(self, paper_ids: list[str]) -> dict[str, list[tuple[object, int]]]:
+        """The facet counts of `facet_counts` over these papers."""
+        rows = (
+            row
+            for clause, params in self.dialect.members(paper_ids)
+            for row in self._all(
+                "SELECT p.venue, p.year, p.contribution, CAST(p.has_code AS INTEGER), pt.topic FROM papers AS p"
+                f" LEFT JOIN paper_topics AS pt ON pt.paper_id = p.id WHERE p.id {clause}",
+                params,
+            )
+        )
+        return tally_facets(rows)
+
+    def get_paper(self, paper_id: str) -> Paper | None:
+        row = self._one(f"SELECT p.data, {_TOPIC_LABEL} FROM papers AS p WHERE p.id = ?", (paper_id,))
+        return unpack(*row) if row else None
+
+    def iter_papers(
+        self, order: str = "id", limit: int | None = None, offset: int = 0, filters: lexical.Filters | None = None
+    ) -> Iterator[Paper]:
+        if order not in ORDERS:
+            raise PaperscopeError(f"unknown order {order!r}; one of {', '.join(ORDERS)}")
+        where_sql, params = where(filters, self.dialect)
+        sql = (
+            f"SELECT p.data, {_TOPIC_LABEL} FROM papers AS p WHERE TRUE {where_sql} ORDER BY {ORDERS[order]}"
+            " LIMIT ? OFFSET ?"
+        )
+        for data, topic in self._stream(sql, (*params, self.dialect.no_limit if limit is None else limit, offset)):
+            yield unpack(data, topic)
+
+    # topics and the map
+
+    def put_layout(
+        self, topics: Iterable[tuple[int, str, list[str], int]], points: Iterable[tuple[str, int, float, float]]
+    ) -> None:
+        """Replace every topic and map position (inside the caller's transaction)."""
+        self._exclusive()
+        self._run("DELETE FROM topics")
+        self._run("DELETE FROM paper_topics")
+        self._many(
+            "INSERT INTO topics (id, label, keywords, size) VALUES (?, ?, ?, ?)",
+            ((t, label, orjson.dumps(words).decode(), size) for t, label, words, size in topics),
+        )
+        self._many("INSERT INTO paper_topics (paper_id, topic, x, y) VALUES (?, ?, ?, ?)", points)
+
+    def topics(self) -> list[tuple[int, str, list[str], int]]:
+        rows = self._all("SELECT id, label, keywords, size FROM topics ORDER BY size DESC, id")
+        return [(t, label, orjson.loads(words), size) for t, label, words, size in rows]
+
+    def map_points(self, filters: lexical.Filters | None = None) -> list[tuple[str, str, int, float, float]]:
+        """(paper id, display title, topic, x, y) of every paper on the map."""
+        where_sql, params = where(filters, self.dialect)
+        return self._all(
+            "SELECT p.id, p.display_title, pt.topic, pt.x, pt.y FROM papers AS p JOIN paper_topics AS pt"
+            f" ON pt.paper_id = p.id WHERE TRUE {where_sql} ORDER BY p.id",
+            params,
+        )
+
+    # citation keys
+
+    def cite_keys(self) -> dict[str, str]:
+        return dict(self._all("SELECT paper_id, key FROM cite_keys"))
+
+    def papers_without_cite_key(self) -> list[Paper]:
+        rows = self._all("SELECT data FROM papers WHERE id NOT IN (SELECT paper_id FROM cite_keys) ORDER BY id")
+        return [unpack(data) for (data,) in rows]
+
+    def put_cite_keys(self, keys: dict[str, str]) -> None:
+        self._many("INSERT INTO cite_keys (paper_id, key) VALUES (?, ?)", keys.items())
+
+
+def _facet(row: tuple) -> tuple[object, int]:
+    """(value, papers), a boolean as 0 or 1 (what SQLite stores)."""
+    value, count = row
+    return (int(value) if isinstance(value, bool) else value), count

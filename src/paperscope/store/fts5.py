@@ -1,0 +1,123 @@
+"""The SQLite store's lexical search: BM25 over an FTS5 table in the library's own file.
+
+`papers_fts` holds one row per paper, with the paper's rowid, of the text `lexical.document()`
+gives (CJK runs as bigrams), written in the same transaction as the paper. A parsed query
+(`lexical.parse`) is run as FTS5 expressions: every term first, then any of the rarest.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from paperscope.index import lexical
+from paperscope.model import Paper
+
+_COLUMNS = ", ".join(lexical.COLUMNS)
+CREATE = (
+    f"CREATE VIRTUAL TABLE papers_fts USING fts5(paper_id UNINDEXED, {_COLUMNS},"
+    " tokenize = 'unicode61 remove_diacritics 2')"
+)
+INSERT = f"INSERT INTO papers_fts (rowid, paper_id, {_COLUMNS}) VALUES (?, ?{', ?' * len(lexical.COLUMNS)})"
+_FROM_PAPER = (
+    f"INSERT INTO papers_fts (rowid, paper_id, {_COLUMNS})"
+    f" SELECT rowid, ?{', ?' * len(lexical.COLUMNS)} FROM papers WHERE id = ?"
+)
+_VOCABULARY = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_vocab USING fts5vocab(main, papers_fts, 'row')"
+
+
+def index(db: sqlite3.Connection, papers: list[Paper]) -> None:
+    """Papers just written to the papers table, into the index (each under its paper's rowid)."""
+    db.executemany(_FROM_PAPER, ((p.id, *lexical.document(p), p.id) for p in papers))
+
+
+def unindex(db: sqlite3.Connection, paper_id: str) -> None:
+    db.execute("DELETE FROM papers_fts WHERE rowid = (SELECT rowid FROM papers WHERE id = ?)", (paper_id,))
+
+
+def search(
+    db: sqlite3.Connection,
+    query: lexical.Query,
+    limit: int,
+    where: tuple[str, list],
+    raw: str | None,
+    known: dict[str, object],
+    enough: int | None,
+) -> list[lexical.LexicalHit]:
+    """Papers matching every term first, then papers matching any, each group by BM25.
+
+    `raw` is an FTS5 expression used as it is. `known` remembers document frequencies between
+    searches on one connection (the caller owns it).
+    """
+    expressions = [raw] if raw is not None else [query.all_terms(), query.any_term(frequencies(db, known))]
+    hits: list[lexical.LexicalHit] = []
+    seen: set[str] = set()
+    for every, expression in zip((True, False), expressions, strict=False):
+        if expression is None or len(hits) >= (enough or limit):
+            continue
+        for hit in _run(db, expression, limit, *where):
+            if hit.paper_id not in seen:
+                seen.add(hit.paper_id)
+                hit.every = every
+                hits.append(hit)
+    return hits[:limit]
+
+
+def count_every(db: sqlite3.Connection, query: lexical.Query, where: tuple[str, list]) -> int:
+    """How many papers have every term of the query and pass the filters (`where`)."""
+    clause, params = where
+    join = " JOIN papers AS p ON p.rowid = f.rowid" if clause else ""
+    sql = f"SELECT count(*) FROM papers_fts AS f{join} WHERE papers_fts MATCH ? {clause}"
+    return int(db.execute(sql, (query.all_terms(), *params)).fetchone()[0])
+
+
+def matching_ids(db: sqlite3.Connection, expression: str) -> set[str]:
+    """Ids of the papers an FTS5 expression matches."""
+    return {r[0] for r in db.execute("SELECT paper_id FROM papers_fts WHERE papers_fts MATCH ?", (expression,))}
+
+
+def vocabulary(db: sqlite3.Connection) -> dict[str, int]:
+    """Every indexed word with its document frequency (FTS5's own vocabulary)."""
+    db.execute(_VOCABULARY)
+    return dict(db.execute("SELECT term, doc FROM temp.papers_vocab"))
+
+
+def frequencies(db: sqlite3.Connection, known: dict[str, object]) -> Callable[[str], int]:
+    """Document frequency of a quoted term, from FTS5's own vocabulary, remembered in `known`.
+
+    Phrases and column-bound terms count as rare. What is remembered is dropped when the database
+    has changed since (an ingest came in between).
+    """
+    # Both counters are O(1): data_version moves when another connection commits, total_changes
+    # when this one writes. (max(rowid) of an FTS5 table, the obvious alternative, costs milliseconds.)
+    version = (db.execute("PRAGMA data_version").fetchone()[0], db.total_changes)
+    if known.get(" version") != version:
+        if " version" not in known:
+            db.execute(_VOCABULARY)
+        known.clear()
+        known[" version"] = version  # type: ignore[assignment]
+
+    def frequency(term: str) -> int:
+        word = term.strip('"')
+        if " " in word or ":" in term:
+            return 0
+        if word not in known:
+            row = db.execute("SELECT doc FROM temp.papers_vocab WHERE term = ?", (word,)).fetchone()
+            known[word] = row[0] if row else 0
+        return known[word]
+
+    return frequency
+
+
+def _run(db: sqlite3.Connection, expression: str, limit: int, where: str, params: list) -> list[lexical.LexicalHit]:
+    weights = ", ".join(str(w) for w in (0.0, *lexical.WEIGHTS))  # the first column is the paper id
+    # The join is made only for filters, on rowid (an index row shares its paper's rowid): joined on
+    # the paper id it ran for every match before the sort, and tripled the time of a search.
+    join = " JOIN papers AS p ON p.rowid = f.rowid" if where else ""
+    sql = (
+        f"SELECT f.paper_id, -bm25(papers_fts, {weights}) AS score"
+        f" FROM papers_fts AS f{join}"
+        f" WHERE papers_fts MATCH ? {where} ORDER BY bm25(papers_fts, {weights}) LIMIT ?"
+    )
+    rows = db.execute(sql, (expression, *params, limit)).fetchall()
+    return [lexical.LexicalHit(paper_id, score) for paper_id, score in rows]
