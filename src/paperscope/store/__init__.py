@@ -1,23 +1,9 @@
 """Storage behind one protocol: a SQLite file (the embedded default) or a PostgreSQL server."""
 
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from paperscope.store.base import DEFAULT_READER, FileRow, LibraryPaper, Store
-
-URL_SCHEMES = ("postgresql://", "postgres://")
-
-
-def is_server(location: str | Path) -> bool:
-    return str(location).startswith(URL_SCHEMES)
-
-
-def safe_location(location: str | Path) -> str:
-    """The library's location for messages: a URL without its password."""
-    parts = urlsplit(str(location))
-    if not is_server(location) or parts.password is None:
-        return str(location)
-    return str(location).replace(f":{parts.password}@", ":***@", 1)
+from paperscope.store.location import is_server, safe_location
 
 
 def open_store(location: str | Path) -> Store:

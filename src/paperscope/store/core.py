@@ -4,7 +4,7 @@
 and papers as the pipeline writes them, the reader's own library, changes, topics and the map,
 reading papers, facets, vectors as rows, dump and load. A store subclasses it and gives what really
 differs: how a statement runs (`_all`, `_one`, `_run`, `_many`, `_stream`), its schema, its lexical
-search (`_search`, `_count_every` and the search index kept beside the papers: `_search_columns`,
+search (`_search` and the search index kept beside the papers: `_search_columns`,
 `_index`, `_unindex`), vector search, transactions, backup and the integrity check.
 """
 
@@ -163,10 +163,6 @@ class SQLCore(ABC):
         self, query: lexical.Query, limit: int, filters: lexical.Filters, raw: str | None, enough: int | None
     ) -> list[lexical.LexicalHit]:
         """search_lexical for a raw expression or a query with terms."""
-
-    @abstractmethod
-    def _count_every(self, query: lexical.Query, filters: lexical.Filters) -> int:
-        """count_every for a query with terms."""
 
     @abstractmethod
     def _integrity(self) -> str | list[str]:
@@ -373,11 +369,6 @@ class SQLCore(ABC):
             )
             return [lexical.LexicalHit(pid, 0.0) for (pid,) in rows]
         return self._search(query, limit, filters, raw, enough)
-
-    def count_every(self, query: lexical.Query, filters: lexical.Filters | None = None) -> int:
-        """How many papers have every term of the query (all the papers passing the filters, for none)."""
-        filters = query.filters(filters)
-        return self._count_every(query, filters) if query.must else self.count_papers(filters)
 
     def filtered_ids(self, filters: lexical.Filters) -> set[str]:
         where_sql, params = where(filters, self.dialect)

@@ -63,14 +63,6 @@ def search(
     return hits[:limit]
 
 
-def count_every(db: sqlite3.Connection, query: lexical.Query, where: tuple[str, list]) -> int:
-    """How many papers have every term of the query and pass the filters (`where`)."""
-    clause, params = where
-    join = " JOIN papers AS p ON p.rowid = f.rowid" if clause else ""
-    sql = f"SELECT count(*) FROM papers_fts AS f{join} WHERE papers_fts MATCH ? {clause}"
-    return int(db.execute(sql, (query.all_terms(), *params)).fetchone()[0])
-
-
 def matching_ids(db: sqlite3.Connection, expression: str) -> set[str]:
     """Ids of the papers an FTS5 expression matches."""
     return {r[0] for r in db.execute("SELECT paper_id FROM papers_fts WHERE papers_fts MATCH ?", (expression,))}

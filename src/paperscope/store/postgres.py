@@ -32,9 +32,10 @@ from psycopg_pool import ConnectionPool
 from paperscope.errors import PaperscopeError
 from paperscope.index import lexical, semantic
 from paperscope.model import Paper
-from paperscope.store import pg_text, safe_location
+from paperscope.store import pg_text
 from paperscope.store.core import CURRENT, SQLCore, where
 from paperscope.store.dialect import POSTGRES
+from paperscope.store.location import safe_location
 from paperscope.store.rows import now_precise, unpack
 
 _LOCK = 0x70617065  # the advisory lock of "which papers exist" ("pape")
@@ -337,14 +338,6 @@ class PostgresStore(SQLCore):
                     hit.every = every
                     hits.append(hit)
         return hits[:limit]
-
-    def _count_every(self, query: lexical.Query, filters: lexical.Filters) -> int:
-        where_sql, params = _excluding(query, *where(filters, POSTGRES))
-        condition, condition_params = _matches(query.content(), "AND")
-        if not condition:
-            return 0
-        row = self._one(f"SELECT count(*) FROM papers AS p WHERE {condition} {where_sql}", (*condition_params, *params))
-        return int(row[0])  # type: ignore[index]
 
     def _ranked(
         self, condition: str, condition_params: list, score: tuple[str, list], where: str, params: list, limit: int

@@ -275,9 +275,6 @@ class SQLiteStore(SQLCore):
         except sqlite3.OperationalError as exc:  # only a raw FTS5 expression can be malformed
             raise PaperscopeError(f"invalid FTS5 query: {exc}") from None
 
-    def _count_every(self, query: lexical.Query, filters: lexical.Filters) -> int:
-        return fts5.count_every(self.db, query, where(filters, SQLITE))
-
     def matching_ids(self, expression: str) -> set[str]:
         """Ids of the papers an FTS5 expression matches (what `-word` excludes, in any mode)."""
         return fts5.matching_ids(self.db, expression)
