@@ -47,12 +47,14 @@ def ms(values: list[float]) -> str:
     return f"p50 {statistics.median(ordered) * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms"
 
 
-def serve(db: Path) -> tuple[subprocess.Popen, str]:
+def serve(db: Path, *options: str) -> tuple[subprocess.Popen, str]:
+    """`paperscope serve` with `options` (e.g. --workers 2) on a free port, once it answers."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     process = subprocess.Popen(
-        [sys.executable, "-m", "paperscope", "--db", str(db), "serve", "--port", str(port)], stderr=subprocess.DEVNULL
+        [sys.executable, "-m", "paperscope", "--db", str(db), "serve", "--port", str(port), *options],
+        stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
     for _ in range(600):

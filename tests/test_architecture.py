@@ -21,6 +21,7 @@ ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "progress": set(),
     "atomic": set(),
+    "workers": set(),  # worker processes that end with their parent
     "normalize": {"model", "errors"},
     "extract": {"normalize", "model", "errors"},
     "sources": {"normalize", "model", "errors"},
@@ -29,7 +30,10 @@ ALLOWED: dict[str, set[str]] = {
     "assemble": {"", "dedupe", "extract", "normalize", "model"},
     "store": {"", "index", "dedupe", "model", "errors", "progress"},
     "citekeys": {"store", "normalize", "model"},
-    "pipeline": {"", "assemble", "citekeys", "dedupe", "sources", "store", "normalize", "model", "errors", "progress"},
+    "pipeline": {
+        *("", "assemble", "citekeys", "dedupe", "sources", "store", "normalize", "model", "errors", "progress"),
+        "workers",
+    },
     "embed": {"index", "store", "progress"},
     "copying": {"store", "errors", "progress"},
     "export": {"", "dedupe", "normalize", "model", "errors", "atomic"},
@@ -45,10 +49,13 @@ ALLOWED: dict[str, set[str]] = {
     "face": {"library", "personal", "index", "model", "errors"},
     "api": {"", "face", "library", "personal", "responses", "export", "index", "store", "model", "errors", "normalize"},
     "web": {"face", "library", "personal", "responses", "analyze", "export", "index", "model", "errors"},
-    "app": {"api", "web", "face", "library", "store", "errors"},
+    "library_pool": {"library"},  # the libraries a server process answers from
+    "app": {"api", "web", "face", "library", "library_pool", "store", "errors"},
+    "serving": {"app", "workers"},  # serve: one process or uvicorn workers from an app factory
     "cli": {
         *("analyze", "app", "copying", "errors", "export", "fetch", "index", "library", "model"),
         *("normalize", "personal", "pipeline", "responses", "sources", "store", "progress", "atomic", "face", ""),
+        "serving",
     },
     "__main__": {"cli"},
 }

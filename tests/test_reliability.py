@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from paperscope.embed import COMMIT_EVERY, FIRST_BATCHES
@@ -19,6 +20,8 @@ from paperscope.library import Library
 from .conftest import CORPUS, run_cli
 
 LISTS = [CORPUS / name for name in ("naacl2024.json.gz", "iros2013.json.gz", "wacv2025.json.gz")]  # ~2,750 records
+# ~7,100 records: above pipeline.PARALLEL_ABOVE, so prepared in worker processes
+LARGE = [*LISTS, *(CORPUS / name for name in ("eccv2022.json.gz", "eccv2020.json.gz", "icra2021.json.gz"))]
 
 
 def snapshot(db: Path) -> tuple:
@@ -66,6 +69,23 @@ def test_an_ingest_killed_at_any_moment_leaves_the_library_before_or_after(seede
         )  # later runs are warmer, so faster
         assert snapshot(db) in (before, after), f"run {run}: a partial ingest"
     assert killed >= 15  # most runs really were cut short
+
+
+def test_a_killed_ingest_leaves_no_worker_processes(seeded_copy):
+    before = snapshot(seeded_copy)
+    ingest = start("--db", seeded_copy, "ingest", *LARGE, "--no-embed")
+    parent = psutil.Process(ingest.pid)
+    deadline = time.monotonic() + 60
+    while len(children := parent.children()) < 2 and ingest.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert len(children) >= 2, "the ingest never started its worker processes"
+    os.kill(ingest.pid, signal.SIGKILL)
+    ingest.wait()
+    _, alive = psutil.wait_procs(children, timeout=5)
+    for orphan in alive:  # the test leaves none behind either way
+        orphan.kill()
+    assert not alive, f"{len(alive)} worker processes outlived the killed ingest"
+    assert snapshot(seeded_copy) == before
 
 
 def test_embedding_killed_at_any_moment_keeps_whole_batches(tmp_path):

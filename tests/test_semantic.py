@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from paperscope.errors import PaperscopeError
 from paperscope.index import semantic
 from paperscope.index.lexical import Filters
 from paperscope.library import Library
+from paperscope.personal import Personal
 
 from .conftest import CORPUS, SEEDS, run_cli
 
@@ -160,3 +162,26 @@ def test_a_source_id_finds_its_paper(tmp_path):
         wanted = items[5]
         hit = lib.search(wanted["id"], limit=1, mode="lexical")[0]
         assert hit.paper.title and hit.paper.title.lower().startswith(wanted["title"].lower()[:20])
+
+
+def test_every_connection_maps_one_vector_file_written_once_per_state_of_the_vectors(seeded_copy):
+    with Library(seeded_copy) as first, Library(seeded_copy) as second:
+        mapped = first.vectors()
+        files = sorted(seeded_copy.parent.glob("seeds.db.vectors-*.npy"))
+        assert isinstance(mapped.matrix, np.memmap) and [Path(mapped.matrix.filename)] == files
+        assert second.vectors().matrix.filename == mapped.matrix.filename  # one copy in memory for both
+        stored = semantic.Vectors.from_rows(first.store.count_vectors(), first.store.vector_rows())
+        assert mapped.ids == stored.ids and np.array_equal(mapped.matrix, stored.matrix)
+
+        Personal(first, "me").tag(mapped.ids[0], "kept")  # not a change of the vectors: the same file
+        assert second.vectors().matrix.filename == mapped.matrix.filename
+
+        changed = -np.asarray(stored.matrix[0])
+        paper = stored.ids[0]
+        digest = semantic.text_hash(first.store.get_paper(paper))
+        with first.store.transaction():
+            first.store.put_vectors([(paper, digest, semantic.to_blob(changed))])
+        again = second.vectors()
+        assert again.matrix.filename != mapped.matrix.filename
+        assert np.allclose(again.matrix[again.position[paper]], changed, atol=1e-3)
+        assert sorted(seeded_copy.parent.glob("seeds.db.vectors-*.npy")) == [Path(again.matrix.filename)]

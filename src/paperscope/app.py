@@ -1,4 +1,4 @@
-"""The ASGI app: one Library shared by the requests, the JSON routes (api/), the web pages (web/),
+"""The ASGI app: a pool of libraries (library_pool.py), the JSON routes (api/), the web pages (web/),
 security headers and error replies. It sits above api/ and web/, which never import each other."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from starlette.routing import Match
 
 from paperscope.api import personal, routes
 from paperscope.errors import PaperscopeError
-from paperscope.face.shared import Shared
 from paperscope.library import NotFound
+from paperscope.library_pool import LibraryPool
 from paperscope.store import DEFAULT_READER
 from paperscope.web import pages
 
@@ -63,7 +63,7 @@ def create_app(
     app = FastAPIOffline(
         title="paperscope", summary="Explore a conference's paper list.", version="0.1.0", redoc_url=None
     )
-    app.state.shared = Shared(db)
+    app.state.shared = LibraryPool(db)
     app.state.token = token
     app.state.readers = readers or {}
     app.state.reader = reader

@@ -954,14 +954,15 @@ def serve(
     db: DbOption = None,
     host: Annotated[str, typer.Option(help="The address to listen on (loopback: only this machine).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="The port to listen on.")] = 8000,
+    workers: Annotated[
+        int, typer.Option(min=1, max=64, help="Server processes answering on the port (one per core is plenty).")
+    ] = 1,
 ) -> None:
     """Serve the web explorer at / and the JSON API under /api (OpenAPI at /docs).
 
-    Example: paperscope serve --port 8000
+    Example: paperscope serve --port 8000 --workers 2
     """
-    import uvicorn
-
-    from paperscope.app import create_app
+    from paperscope import serving
 
     path = _existing(_location(ctx, db))
     token = os.environ.get("PAPERSCOPE_TOKEN") or None
@@ -973,9 +974,11 @@ def serve(
             f" (open http://{host}:{port}/login?token={token} once, or set PAPERSCOPE_TOKEN)",
             highlight=False,
         )
-    application = create_app(path, token, readers, ctx.find_root().obj.reader)
-    err.print(f"paperscope: serving {safe_location(path)} at http://{host}:{port}/ (Ctrl+C stops)", highlight=False)
-    uvicorn.run(application, host=host, port=port, log_level="warning")
+
+    def ready() -> None:
+        err.print(f"paperscope: serving {safe_location(path)} at http://{host}:{port}/ (Ctrl+C stops)", highlight=False)
+
+    serving.run(path, token, readers, ctx.find_root().obj.reader, host, port, workers, ready)
 
 
 def main() -> None:

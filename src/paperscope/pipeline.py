@@ -7,12 +7,11 @@ import hashlib
 import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from paperscope import citekeys, dedupe
+from paperscope import citekeys, dedupe, workers
 from paperscope.assemble import Prepared, assemble, prepare
 from paperscope.errors import InputError, PaperscopeError
 from paperscope.model import Paper, RawRecord, Unread
@@ -255,7 +254,7 @@ def _prepare_all(files: list[_File], progress: Progress | None) -> list[Prepared
     if len(jobs) < PARALLEL_ABOVE or (os.cpu_count() or 1) < 2:
         results = [prepare(*job) for job in jobs]
     else:
-        with ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        with workers.pool(min(4, os.cpu_count() or 1)) as pool:
             results = []
             for item in pool.map(_prepare_job, jobs, chunksize=256):
                 results.append(item)

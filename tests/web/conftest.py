@@ -49,25 +49,35 @@ def _free_port() -> int:
 @contextmanager
 def serving(db: Path, env: dict[str, str] | None = None) -> Iterator[str]:
     """A real `paperscope serve` process over `db`, on a free port; its URL."""
+    with server_process(db, env) as (_, url):
+        yield url
+
+
+@contextmanager
+def server_process(
+    db: Path, env: dict[str, str] | None = None, workers: int = 1
+) -> Iterator[tuple[subprocess.Popen, str]]:
+    """`paperscope serve --workers N` over `db` on a free port, once it answers: its process and URL."""
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "paperscope", "--db", str(db), "serve", "--port", str(port)],
+        [sys.executable, "-m", "paperscope", "--db", str(db), "serve", "--port", str(port), "--workers", str(workers)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 60 * workers  # each worker process loads the model itself
     while True:
         try:
             httpx.get(url + "/api/stats", timeout=2)
             break
         except httpx.TransportError:
             if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()  # else reading its stderr would wait for ever
                 raise RuntimeError(f"paperscope serve did not start: {process.stderr.read().decode()}") from None
             time.sleep(0.2)
     try:
-        yield url
+        yield process, url
     finally:
         process.terminate()
         process.wait(timeout=10)

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import signal
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
+import psutil
 
 from ..conftest import CORPUS, run_cli
-from .conftest import serving
+from .conftest import server_process, serving
 
 
 def test_search_returns_the_cli_result_shape(server):
@@ -127,6 +131,33 @@ def test_searches_during_an_ingest_see_before_or_after_never_an_error(seeded_cop
     assert ingest.code == 0, ingest.err
     assert after > before and errors == []
     assert seen <= {before, after} and after in seen  # never a part of the ingest
+
+
+def test_two_worker_processes_answer_alike_see_each_others_writes_and_end_with_the_command(seeded_copy):
+    with server_process(seeded_copy, workers=2) as (command, server):
+        workers = [c for c in psutil.Process(command.pid).children() if "spawn_main" in " ".join(c.cmdline())]
+        assert len(workers) == 2
+        ids = [p["id"] for p in httpx.get(f"{server}/api/papers", params={"limit": 12}).json()["papers"]]
+
+        def tag(paper_id: str) -> int:
+            url = f"{server}/api/papers/{paper_id}/tags"
+            return httpx.post(url, json={"tag": "shared"}, headers={"X-Paperscope": "1"}).status_code
+
+        def first_result(_: int) -> str:
+            return httpx.get(f"{server}/api/search", params={"q": "NEMO", "limit": 1}).json()["results"][0]["name"]
+
+        with ThreadPoolExecutor(8) as clients:
+            assert set(clients.map(tag, ids)) == {200}
+            tags = list(clients.map(lambda _: httpx.get(f"{server}/api/tags").json()["tags"], range(24)))
+            names = set(clients.map(first_result, range(24)))
+        assert all(t == [{"tag": "shared", "papers": 12}] for t in tags)  # whichever process answered
+        assert names == {"NEMO"}
+        os.kill(command.pid, signal.SIGKILL)
+        command.wait()
+        _, alive = psutil.wait_procs(workers, timeout=5)
+        for orphan in alive:
+            orphan.kill()
+        assert not alive, "worker processes outlived the killed command"
 
 
 def test_changing_data_needs_a_same_site_request(server):

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from paperscope.errors import PaperscopeError
-from paperscope.index import lexical, semantic
+from paperscope.index import lexical, semantic, vector_file
 from paperscope.model import Paper
 from paperscope.store import fts5
 from paperscope.store.base import DEFAULT_READER
@@ -295,6 +295,28 @@ class SQLiteStore(SQLCore):
 
     def put_vectors(self, rows: Iterable[tuple[str, str, bytes]]) -> None:
         self._many("INSERT OR REPLACE INTO vectors (paper_id, embed_hash, vector) VALUES (?, ?, ?)", rows)
+
+    def vectors(self) -> semantic.Vectors:
+        """As every store's, but memory-mapped from one file beside the library (index/vector_file.py),
+        so that several connections and server processes share one copy."""
+        return self._vectors.get(self.version(), self._mapped_vectors)
+
+    def _mapped_vectors(self) -> semantic.Vectors:
+        def read() -> semantic.Vectors:
+            return semantic.Vectors.from_rows(self.count_vectors(), self.vector_rows())
+
+        if self.path == ":memory:":
+            return read()
+        return vector_file.load(self.path, vector_file.state(self.path, self._vectors_state()), read)
+
+    def _vectors_state(self) -> tuple[int, ...]:
+        """Read in a millisecond, and different whenever the current vectors may be: a vector written
+        takes a new row number; a paper added or updated too (put_paper inserts it again); a paper
+        removed lowers the count and is logged (so removing the last paper and adding another shows)."""
+        return self.db.execute(
+            "SELECT (SELECT max(rowid) FROM vectors), (SELECT count(*) FROM vectors), (SELECT max(rowid) FROM papers),"
+            " (SELECT count(*) FROM papers), (SELECT max(id) FROM changes)"
+        ).fetchone()
 
     def vector_of(self, paper_id: str) -> np.ndarray | None:
         vectors = self.vectors()
