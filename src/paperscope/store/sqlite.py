@@ -297,8 +297,9 @@ class SQLiteStore(SQLCore):
         self._many("INSERT OR REPLACE INTO vectors (paper_id, embed_hash, vector) VALUES (?, ?, ?)", rows)
 
     def vectors(self) -> semantic.Vectors:
-        """As every store's, but memory-mapped from one file beside the library (index/vector_file.py),
-        so that several connections and server processes share one copy."""
+        """As every store's (with its approximate index from ann.THRESHOLD vectors on), but memory-mapped
+        from one file beside the library (index/vector_file.py), so that several connections and server
+        processes share one copy."""
         return self._vectors.get(self.version(), self._mapped_vectors)
 
     def _mapped_vectors(self) -> semantic.Vectors:
@@ -307,7 +308,8 @@ class SQLiteStore(SQLCore):
 
         if self.path == ":memory:":
             return read()
-        return vector_file.load(self.path, vector_file.state(self.path, self._vectors_state()), read)
+        mapped = vector_file.load(self.path, vector_file.state(self.path, self._vectors_state()), read)
+        return mapped.indexed(self.vector_index_beside)
 
     def _vectors_state(self) -> tuple[int, ...]:
         """Read in a millisecond, and different whenever the current vectors may be: a vector written
