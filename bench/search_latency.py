@@ -1,6 +1,9 @@
 """Warm query latency per search mode at ~10k and ~92k papers, side by side with naive references.
 
-    pip install -e '.[bench]' && python bench/search_latency.py
+    pip install -e '.[bench]' && python bench/search_latency.py [--library FILE]
+
+`--library FILE` measures that library alone (e.g. the 92k one bench/load.py builds) instead of
+building the two.
 
 Libraries are ingested from ../shared/corpus: a 10k sample (the newest lists, embedded for real),
 then the whole corpus (92.5k papers; not replicated to 100k). Embedding all 92.5k abstracts takes
@@ -17,6 +20,7 @@ library and answers 50 hybrid queries.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import statistics
 import subprocess
@@ -32,6 +36,7 @@ from paperscope.index import lexical, semantic
 from paperscope.library import MODES, Library
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "paperlists"
+KNOWN_ITEMS = Path(__file__).resolve().parent / "data" / "known_items.json"
 QUERIES = 200
 SERVE_PROBE = """
 import sys, psutil
@@ -87,6 +92,11 @@ def measure(library: Library, db: Path, label: str) -> None:
         times = timed(lambda q, mode=mode: library.search(q, limit=10, mode=mode), queries)
         medians[mode] = statistics.median(times)
         print(f"  paperscope {mode:<9}    {percentiles(times)}")
+    descriptions = json.loads(KNOWN_ITEMS.read_text(encoding="utf-8"))["queries"]
+    for language in ("en", "zh"):
+        asked = [d[language] for d in descriptions]
+        times = timed(lambda q: library.search(q, limit=10, mode="hybrid"), asked)
+        print(f"  paperscope hybrid, {len(asked)} {language} descriptions {percentiles(times)}")
     print(f"  FTS5 plain OR query     {percentiles(timed(plain_or, queries))}")
     tokenized = [lexical._WORD.findall(p.abstract.lower()) for p in library.papers()]
     bm25 = BM25Okapi(tokenized)
@@ -119,6 +129,11 @@ def fill_vectors(library: Library, vectors: semantic.Vectors) -> None:
 
 
 def main() -> None:
+    if "--library" in sys.argv:
+        db = Path(sys.argv[sys.argv.index("--library") + 1])
+        with Library(db) as library:
+            measure(library, db, db.name)
+        return
     files = sorted(CORPUS.iterdir())
     with tempfile.TemporaryDirectory() as tmp:
         small, full = Path(tmp) / "small.db", Path(tmp) / "all.db"
