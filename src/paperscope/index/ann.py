@@ -85,10 +85,11 @@ def fingerprint(ids: list[str], matrix: np.ndarray) -> str:
     return digest.hexdigest()
 
 
-def cached(base: Path, ids: list[str], matrix: np.ndarray) -> AnnIndex:
-    """The index of these vectors saved as `base`.<fingerprint>.ivf, built and saved when missing;
-    indexes of earlier versions of the library beside it are removed."""
-    path = base.with_name(f"{base.name}.{fingerprint(ids, matrix)}.ivf")
+def cached(base: Path, ids: list[str], matrix: np.ndarray, name: str | None = None) -> AnnIndex:
+    """The index of these vectors saved as `base`.<name>.ivf, built and saved when missing; indexes of
+    earlier versions of the library beside it are removed. `name` names these vectors where the caller
+    knows one already (hashing a million vectors for their fingerprint takes seconds)."""
+    path = base.with_name(f"{base.name}.{name or fingerprint(ids, matrix)}.ivf")
     if not path.exists():
         AnnIndex.build(matrix).save(path)
         for old in base.parent.glob(f"{base.name}.*.ivf"):

@@ -120,11 +120,12 @@ class Vectors:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def indexed(self, base: Path | None) -> Vectors:
+    def indexed(self, base: Path | None, name: str | None = None) -> Vectors:
         """These vectors with an approximate index saved beside `base` (a library's file) when they
-        are many; the exact scan alone otherwise, or without a file to put the index beside."""
+        are many; the exact scan alone otherwise, or without a file to put the index beside. `name`:
+        a name of these vectors, if known (ann.cached)."""
         if base is not None and len(self) >= ann.THRESHOLD:
-            self.approximate = ann.cached(base, self.ids, self.matrix)
+            self.approximate = ann.cached(base, self.ids, self.matrix, name)
         return self
 
     def nearest(

@@ -308,8 +308,8 @@ class SQLiteStore(SQLCore):
 
         if self.path == ":memory:":
             return read()
-        mapped = vector_file.load(self.path, vector_file.state(self.path, self._vectors_state()), read)
-        return mapped.indexed(self.vector_index_beside)
+        key = vector_file.state(self.path, self._vectors_state())
+        return vector_file.load(self.path, key, read).indexed(self.vector_index_beside, key)
 
     def _vectors_state(self) -> tuple[int, ...]:
         """Read in a millisecond, and different whenever the current vectors may be: a vector written
