@@ -105,11 +105,14 @@ def _run(db: sqlite3.Connection, expression: str, limit: int, where: str, params
     weights = ", ".join(str(w) for w in (0.0, *lexical.WEIGHTS))  # the first column is the paper id
     # The join is made only for filters, on rowid (an index row shares its paper's rowid): joined on
     # the paper id it ran for every match before the sort, and tripled the time of a search.
+    # Only rowids are sorted, and BM25 is computed once per match (ordered by its alias); the paper
+    # ids are read for the kept rows alone, since reading one for every match of an "any word" pass
+    # (up to OR_POSTINGS) meant a content-table lookup per match.
     join = " JOIN papers AS p ON p.rowid = f.rowid" if where else ""
     sql = (
-        f"SELECT f.paper_id, -bm25(papers_fts, {weights}) AS score"
-        f" FROM papers_fts AS f{join}"
-        f" WHERE papers_fts MATCH ? {where} ORDER BY bm25(papers_fts, {weights}) LIMIT ?"
+        f"SELECT papers.id, top.score FROM (SELECT f.rowid, -bm25(papers_fts, {weights}) AS score"
+        f" FROM papers_fts AS f{join} WHERE papers_fts MATCH ? {where} ORDER BY score DESC LIMIT ?) AS top"
+        " JOIN papers ON papers.rowid = top.rowid ORDER BY top.score DESC"
     )
     rows = db.execute(sql, (expression, *params, limit)).fetchall()
     return [lexical.LexicalHit(paper_id, score) for paper_id, score in rows]
