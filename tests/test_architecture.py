@@ -26,7 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "extract": {"normalize", "model", "errors"},
     "sources": {"normalize", "model", "errors"},
     "dedupe": {"normalize", "model"},
-    "index": {"normalize", "model", "errors"},
+    "index": {"normalize", "model", "errors", "atomic"},
     "assemble": {"", "dedupe", "extract", "normalize", "model"},
     "store": {"", "index", "dedupe", "model", "errors", "progress"},
     "citekeys": {"store", "normalize", "model"},

@@ -1,7 +1,13 @@
-"""Files that appear whole or not at all: written under NAME.partial, renamed to NAME when complete."""
+"""Files that appear whole or not at all: written under NAME.<writer>.partial, renamed to NAME when complete.
+
+The writer (process and thread) is in the name because server processes may write the same file at
+once; each renames a whole file over it.
+"""
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,7 +17,7 @@ from pathlib import Path
 def replacing(destination: Path) -> Iterator[Path]:
     """The path to write instead of `destination`; it becomes `destination` when the block ends
     without error, and is removed when it does not, so no half-written file keeps either name."""
-    partial = destination.with_name(destination.name + ".partial")
+    partial = destination.with_name(f"{destination.name}.{os.getpid()}-{threading.get_ident()}.partial")
     try:
         yield partial
     except BaseException:

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
 from pathlib import Path
 
 import faiss
 import numpy as np
+
+from paperscope.atomic import replacing
 
 # Vectors. A quiet machine here scans 92.5k in ~10 ms, so 50 ms near 400k; bench/ann.py, run with the
 # two cores shared ten ways, measured the scan at 142 ms (p50) for 200k and 900 ms for 1M, and this
@@ -64,9 +65,8 @@ class AnnIndex:
         return cls(faiss.read_index(str(path), faiss.IO_FLAG_MMAP | faiss.IO_FLAG_READ_ONLY))
 
     def save(self, path: Path) -> None:
-        partial = path.with_name(path.name + ".partial")
-        faiss.write_index(self.index, str(partial))
-        os.replace(partial, path)  # a half-written index is never opened
+        with replacing(path) as partial:  # a half-written index is never opened
+            faiss.write_index(self.index, str(partial))
 
     def __len__(self) -> int:
         return int(self.index.ntotal)

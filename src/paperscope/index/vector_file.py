@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from paperscope.atomic import replacing
 from paperscope.index.semantic import Vectors
 
 _writing = threading.Lock()
@@ -60,13 +61,10 @@ def _mapped(base: Path) -> Vectors | None:
 def _write(base: Path, vectors: Vectors) -> None:
     """Each file whole or not at all (several processes may write the same one at once); the
     matrix last, since a reader takes its presence to mean the ids are there."""
-    temporary = f".{os.getpid()}-{threading.get_ident()}.partial"
-    ids, matrix = base.with_name(base.name + ".ids"), base.with_name(base.name + ".npy")
-    Path(str(ids) + temporary).write_text("\n".join(vectors.ids), encoding="ascii")
-    os.replace(str(ids) + temporary, ids)
-    with open(str(matrix) + temporary, "wb") as out:
+    with replacing(base.with_name(base.name + ".ids")) as ids:
+        ids.write_text("\n".join(vectors.ids), encoding="ascii")
+    with replacing(base.with_name(base.name + ".npy")) as matrix, matrix.open("wb") as out:
         np.save(out, np.ascontiguousarray(vectors.matrix, dtype=np.float32))
-    os.replace(str(matrix) + temporary, matrix)
 
 
 def _remove_others(base: Path) -> None:
