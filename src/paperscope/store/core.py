@@ -478,12 +478,14 @@ class SQLCore(ABC):
 
     def vectors(self) -> semantic.Vectors:
         """Every up-to-date vector in one matrix, read once, and again only after the library has changed."""
-        return self._vectors.get(
-            self.version(),
-            lambda: semantic.Vectors.from_rows(self.count_vectors(), self.vector_rows()).indexed(
-                self.vector_index_beside
-            ),
-        )
+        return self._vectors.get(self.version(), self._loaded_vectors)
+
+    def _loaded_vectors(self) -> semantic.Vectors:
+        """The vectors as they are now, with their approximate index when they are many."""
+        return self._read_vectors().indexed(self.vector_index_beside)
+
+    def _read_vectors(self) -> semantic.Vectors:
+        return semantic.Vectors.from_rows(self.count_vectors(), self.vector_rows())
 
     @abstractmethod
     def version(self) -> tuple[int, int]: ...

@@ -296,20 +296,13 @@ class SQLiteStore(SQLCore):
     def put_vectors(self, rows: Iterable[tuple[str, str, bytes]]) -> None:
         self._many("INSERT OR REPLACE INTO vectors (paper_id, embed_hash, vector) VALUES (?, ?, ?)", rows)
 
-    def vectors(self) -> semantic.Vectors:
-        """As every store's (with its approximate index from ann.THRESHOLD vectors on), but memory-mapped
-        from one file beside the library (index/vector_file.py), so that several connections and server
-        processes share one copy."""
-        return self._vectors.get(self.version(), self._mapped_vectors)
-
-    def _mapped_vectors(self) -> semantic.Vectors:
-        def read() -> semantic.Vectors:
-            return semantic.Vectors.from_rows(self.count_vectors(), self.vector_rows())
-
+    def _loaded_vectors(self) -> semantic.Vectors:
+        """As every store's, but memory-mapped from one file beside the library (index/vector_file.py),
+        so that several connections and server processes share one copy; the file's key names them."""
         if self.path == ":memory:":
-            return read()
+            return super()._loaded_vectors()
         key = vector_file.state(self.path, self._vectors_state())
-        return vector_file.load(self.path, key, read).indexed(self.vector_index_beside, key)
+        return vector_file.load(self.path, key, self._read_vectors).indexed(self.vector_index_beside, key)
 
     def _vectors_state(self) -> tuple[int, ...]:
         """Read in a millisecond, and different whenever the current vectors may be: a vector written
