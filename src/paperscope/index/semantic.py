@@ -93,9 +93,9 @@ def to_blob(vector: np.ndarray) -> bytes:
 class Vectors:
     """Every stored vector in one matrix, searched exactly: one matrix-vector product per query.
 
-    At 100k papers × 512 dimensions that product reads 200 MB, a few milliseconds here; from
-    ann.THRESHOLD vectors on, `indexed()` adds an approximate index whose candidates are scored
-    against the matrix (bench/ann.py).
+    At 100k papers × 512 dimensions that product reads 200 MB, ~20 ms here; from ann.QUANTIZED_FROM
+    vectors on, `indexed()` adds an 8-bit index (a full scan, then an inverted file from
+    ann.THRESHOLD on) whose candidates are scored against the matrix (bench/ann.py).
     """
 
     ids: list[str]
@@ -124,7 +124,7 @@ class Vectors:
         """These vectors with an approximate index saved beside `base` (a library's file) when they
         are many; the exact scan alone otherwise, or without a file to put the index beside. `name`:
         a name of these vectors, if known (ann.cached)."""
-        if base is not None and len(self) >= ann.THRESHOLD:
+        if base is not None and len(self) >= ann.QUANTIZED_FROM:
             self.approximate = ann.cached(base, self.ids, self.matrix, name)
         return self
 
