@@ -128,6 +128,8 @@ def test_the_command_line_says_what_it_searched(seeded_db):
     assert "papers match" in run.out.splitlines()[1] and "VSD" in run.out.splitlines()[2]
     found = json.loads(run_cli("--db", seeded_db, "search", "大模型量化", "--json").out)
     assert found["searched_as"] == '"large language models" quantization'
+    why = json.loads(run_cli("--db", seeded_db, "search", "推测解码", "--json").out)["results"][0]["why"]
+    assert why.startswith("matched: speculative, decoding in title"), why  # the English words it matched
     english = json.loads(run_cli("--db", seeded_db, "search", "NEMO", "--json").out)
     assert english["searched_as"] is None
     assert not run_cli("--db", seeded_db, "search", "NEMO").out.startswith("searched")
