@@ -6,7 +6,7 @@ from importlib.resources import files
 
 import pytest
 
-from paperscope.index.translate import other_forms, read_glossary, translate
+from paperscope.index.translate import read_glossary, translate
 from paperscope.library import Library
 
 from .conftest import CORPUS, run_cli
@@ -85,23 +85,6 @@ def test_everyday_words_of_topical_queries_get_their_paper_senses():
     assert translate("基于少步流模型策略的最大熵强化学习", anything).text == (
         'few-step "flow models" policy "maximum entropy" "reinforcement learning"'
     )
-
-
-def test_other_forms_of_a_translated_word_are_the_ones_the_library_holds():
-    held = {"hallucinations", "merge", "merged", "policy", "gpus"}
-    assert other_forms(["hallucination", "merging", "policies", "gpu"], lambda word: int(word in held)) == [
-        "hallucinations",
-        "merge",
-        "merged",
-        "policy",
-    ]  # gpu: three letters, left alone
-
-
-def test_a_translated_word_also_finds_papers_that_write_another_form(library):
-    # 幻觉 is searched as "hallucination"; TRACED writes only "hallucinations"
-    assert library.searched_as("幻觉") == "hallucination"
-    assert "TRACED" in {h.paper.name for h in library.search("幻觉", limit=10, mode="lexical")}
-    assert "TRACED" not in {h.paper.name for h in library.search("hallucination", limit=10, mode="lexical")}
 
 
 def test_query_syntax_and_latin_letters_stay_as_typed():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Self, TextIO
 
@@ -392,33 +392,18 @@ class Library:
         if lexical_too:
             # The "any word" pass is skipped once `enough` papers have every word: it is most of the
             # cost on a large library, and only the first `enough` results are shown.
-            searched = self._lexical_query(text, query, syntax)
             found = self.store.search_lexical(
-                searched, depth, filters, text if syntax == "fts" else None, enough=enough
+                self._lexical_query(text, query, syntax),
+                depth,
+                filters,
+                text if syntax == "fts" else None,
+                enough=enough,
             )
-            if searched is not query:  # translated: its words were one form of each sense
-                found = self._with_other_forms(searched, found, depth, filters, enough)
         if semantic_too:
             # A phrase or a field in the query is a requirement: meaning then only reorders what has it.
             within = {h.paper_id for h in found} if found is not None and query.strict else None
             semantic_list = self._nearest(query, depth, filters, within)
         return found, semantic_list
-
-    def _with_other_forms(
-        self,
-        searched: lexical.Query,
-        found: list[lexical.LexicalHit],
-        depth: int,
-        filters: lexical.Filters | None,
-        enough: int | None,
-    ) -> list[lexical.LexicalHit]:
-        """A translated query's hits, widened by a search that also holds the other forms of its words."""
-        words = [t.strip('"') for t in searched.content() if ":" not in t and " " not in t.strip('"')]
-        forms = translate.other_forms(words, self.store.document_frequency)
-        if not forms:
-            return found
-        wider = replace(searched, must=[*searched.must, *(f'"{form}"' for form in forms)])
-        return fusion.widened(found, self.store.search_lexical(wider, depth, filters, None, enough=enough))
 
     def _ranked(
         self,

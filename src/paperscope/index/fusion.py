@@ -39,23 +39,8 @@ class Weights:
 
 
 WEIGHTS = Weights(every=0.8, some=1.0, chinese=0.7, cutoff=0.4)
-# A translated query is also searched with the other forms of its English words (translate.other_forms);
-# a paper found only that way counts this much of its BM25, relative to the best of the first search.
-# Chosen on the tune parts (0.5, 0.7, 0.85, 1.0 tried): Chinese known items MRR@10 0.940 -> 0.972 at
-# 0.85; 1.0 cost the Chinese seed queries 0.009.
-OTHER_FORMS = 0.85
 
 Ranked = list[tuple[str, float, dict[str, float]]]
-
-
-def widened(found: list[LexicalHit], more: Sequence[LexicalHit], weight: float = OTHER_FORMS) -> list[LexicalHit]:
-    """`found`, then the papers only `more` has, their scores put on `found`'s scale times `weight`."""
-    if not found or not more:
-        return found or list(more)
-    scale = weight * found[0].score / max(hit.score for hit in more)
-    have = {hit.paper_id for hit in found}
-    extra = [LexicalHit(hit.paper_id, hit.score * scale, False) for hit in more if hit.paper_id not in have]
-    return [*found, *sorted(extra, key=lambda hit: -hit.score)]
 
 
 def gate(text: str, lexical: Sequence[LexicalHit]) -> str:

@@ -77,33 +77,6 @@ def translate(text: str, frequency: Frequency) -> Translation:
     return Translation(text, translated, tuple(terms))
 
 
-def other_forms(words: list[str], frequency: Frequency) -> list[str]:
-    """Other forms of the English words a translation chose that the library holds: a sense is one
-    form ("hallucination"), a paper may write another ("hallucinations"), and lexical search has no
-    stemming. Plural, -ing and -ed forms, both ways; words of three letters or fewer are left alone."""
-    found: list[str] = []
-    for word in words:
-        if len(word) > 3:
-            found += [form for form in sorted(_forms(word)) if form not in found and frequency(form) > 0]
-    return found
-
-
-def _forms(word: str) -> set[str]:
-    forms = {word + "s", word + "es", word + "ing", word + "ed", word + "d"}
-    for suffix, stems in (
-        ("ies", [word[:-3] + "y"]),
-        ("es", [word[:-2]]),
-        ("s", [word[:-1]]),
-        ("y", [word[:-1] + "ies"]),
-        ("ing", [word[:-3], word[:-3] + "e", word[:-3] + "ed", word[:-3] + "es", word[:-3] + "s"]),
-        ("ed", [word[:-2], word[:-1], word[:-2] + "ing", word[:-2] + "es", word[:-2] + "s"]),
-        ("e", [word[:-1] + "ing"]),
-    ):
-        if word.endswith(suffix):
-            forms.update(stems)
-    return forms - {word}
-
-
 def _words(sense: str) -> list[str]:
     return [w for w in _WORD.findall(sense.lower()) if len(w) > 1 and w not in _ENGLISH_FILLERS]
 
