@@ -1,6 +1,6 @@
 """Search quality at library scale: every labelled set, tune and held-out parts, beside plain BM25, in one run.
 
-    python bench/search_eval.py [--json] [--sets known_en,known_zh,title,seeds_en,seeds_zh]
+    python bench/search_eval.py [--json] [--sets known_en,known_zh,title,seeds_en,seeds_zh,topical_en,topical_zh]
 
 The library is bench/data/eval_library.json (~11.5k papers, built once and cached: bench/eval_library.py).
 Sets, each split into a tune part (what fusion weights may be chosen on) and a held-out part (never
@@ -11,8 +11,10 @@ looked at while tuning):
   rare words (bench/data/known_items_vague.json); MRR@10. Not used to tune the fusion.
 - title: TITLES corpus titles (unique in the library) sampled with a fixed seed, every other one
   held out; MRR@10.
-- seeds_en / seeds_zh: the graded queries of bench/data/search_queries.json among the distractors,
-  every fourth query held out; nDCG@10.
+- seeds_en / seeds_zh: every graded seed query among the distractors; nDCG@10. They join the queries of
+  bench/data/search_queries.json (every fourth held out) and the topical ones below.
+- topical_en / topical_zh: the topical queries of bench/data/search_queries_topical.json alone, each in
+  English and Chinese, split as labelled there (alternating, fixed when written); nDCG@10.
 Systems: paperscope's lexical, semantic and hybrid modes, and plain BM25 (bm25s over the same
 title + abstract texts the encoder sees). Hybrid latency: p50 and p95 over every hybrid query run.
 """
@@ -84,15 +86,30 @@ def source_ids(library: Library) -> dict[str, str]:
 
 
 def seed_sets(by_source: dict[str, str]) -> list[LabelledSet]:
-    queries = json.loads((HERE / "data" / "search_queries.json").read_text(encoding="utf-8"))["queries"]
-    english, chinese = LabelledSet("seeds_en", "nDCG@10"), LabelledSet("seeds_zh", "nDCG@10")
+    """seeds_en / seeds_zh (every graded seed query) and topical_en / topical_zh (the topical file's part)."""
+    data = HERE / "data"
+    queries = json.loads((data / "search_queries.json").read_text(encoding="utf-8"))["queries"]
+    topical = json.loads((data / "search_queries_topical.json").read_text(encoding="utf-8"))["queries"]
+    sets = {name: LabelledSet(name, "nDCG@10") for name in ("seeds_en", "seeds_zh", "topical_en", "topical_zh")}
     for i, item in enumerate(queries):
-        relevant: dict[str, int] = {}
-        for key, grade in item["relevant"].items():
-            relevant[by_source[key]] = max(grade, relevant.get(by_source[key], 0))
-        split = SPLITS[i % 4 == 3]
-        (chinese if item["kind"] == "chinese" else english).queries.append(Query(item["query"], relevant, split))
-    return [english, chinese]
+        language = "zh" if item["kind"] == "chinese" else "en"
+        sets[f"seeds_{language}"].queries.append(
+            Query(item["query"], _grades(item["relevant"], by_source), SPLITS[i % 4 == 3])
+        )
+    for item in topical:
+        for language in ("en", "zh"):
+            query = Query(item[language], _grades(item["relevant"], by_source), item["split"])
+            sets[f"seeds_{language}"].queries.append(query)
+            sets[f"topical_{language}"].queries.append(query)
+    return list(sets.values())
+
+
+def _grades(relevant: dict[str, int], by_source: dict[str, str]) -> dict[str, int]:
+    """Grades by paper id: a paper read from two seed files keeps its higher grade."""
+    grades: dict[str, int] = {}
+    for key, grade in relevant.items():
+        grades[by_source[key]] = max(grade, grades.get(by_source[key], 0))
+    return grades
 
 
 def known_item_sets(
@@ -205,7 +222,9 @@ def table(results: dict, sets: list[LabelledSet]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--sets", default="known_en,known_zh,vague_en,vague_zh,title,seeds_en,seeds_zh")
+    parser.add_argument(
+        "--sets", default="known_en,known_zh,vague_en,vague_zh,title,seeds_en,seeds_zh,topical_en,topical_zh"
+    )
     args = parser.parse_args()
     with Library(eval_library.path()) as library:
         library.warm()

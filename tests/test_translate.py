@@ -71,6 +71,22 @@ def test_senses_are_the_ones_the_library_uses():
     assert translate("元", lambda word: 10).text == "元"  # a lone character only through the glossary
 
 
+def test_everyday_words_of_topical_queries_get_their_paper_senses():
+    # each was mistranslated before it had a glossary line: union, dependent on / cut costs, isomeric …
+    anything = lambda word: 1  # noqa: E731
+    assert translate("大模型联邦微调", anything).text == '"large language models" federated fine-tuning'
+    assert translate("依赖图上带切换成本的线性老虎机", anything).text == (
+        '"dependency graph" "switching costs" linear bandits'
+    )
+    assert translate("异构任务混合的指令微调", anything).text == 'heterogeneous tasks mixture "instruction tuning"'
+    assert translate("根据基因表达生成细胞形态图像", anything).text == (
+        '"gene expression" generation cell morphology image'
+    )
+    assert translate("基于少步流模型策略的最大熵强化学习", anything).text == (
+        'few-step "flow models" policy "maximum entropy" "reinforcement learning"'
+    )
+
+
 def test_query_syntax_and_latin_letters_stay_as_typed():
     anything = lambda word: 1  # noqa: E731
     assert translate("title:大模型 -量化 venue:ACL year:2022", anything).text == (
@@ -128,6 +144,8 @@ def test_the_command_line_says_what_it_searched(seeded_db):
     assert "papers match" in run.out.splitlines()[1] and "VSD" in run.out.splitlines()[2]
     found = json.loads(run_cli("--db", seeded_db, "search", "大模型量化", "--json").out)
     assert found["searched_as"] == '"large language models" quantization'
+    why = json.loads(run_cli("--db", seeded_db, "search", "推测解码", "--json").out)["results"][0]["why"]
+    assert why.startswith("matched: speculative, decoding in title"), why  # the English words it matched
     english = json.loads(run_cli("--db", seeded_db, "search", "NEMO", "--json").out)
     assert english["searched_as"] is None
     assert not run_cli("--db", seeded_db, "search", "NEMO").out.startswith("searched")

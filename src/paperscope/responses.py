@@ -44,6 +44,9 @@ def search_hit(hit: SearchHit, query: str = "") -> dict[str, Any]:
     """One search result: the paper's row, its score and the score's parts in numbers and in words
     (`why`; `reasons` holds them for a page to word in its language), and a snippet.
 
+    `query` is what the words side searched: for a Chinese query, its English (`searched_as`), so that
+    the matched words are named.
+
     The snippet is the abstract around the matched words (`snippet_html` marks them with <mark>),
     or the abstract's start when only the meaning matched.
     """
@@ -172,7 +175,7 @@ def search_reply(
         "total": found.total,
         "offset": offset,
         "limit": limit,
-        "results": [search_hit(h, query) for h in found.hits],
+        "results": [search_hit(h, searched_as or query) for h in found.hits],
     }
     if facets:
         reply["facets"] = {key: [{"value": v, "papers": n} for v, n in rows] for key, rows in found.facets.items()}

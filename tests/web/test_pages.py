@@ -28,6 +28,7 @@ def test_a_chinese_query_shows_the_english_it_searched(server, page: Page):
     expect(page.locator("#results .searched-as")).to_have_text('关键词按英文检索："speculative decoding"')
     expect(page.locator("#results .result-link").first).to_contain_text("Speculative Decoding")
     assert page.locator("#results mark").count() > 0  # the English words are marked in the abstracts
+    expect(page.locator("#results .why").first).to_contain_text("speculative, decoding")  # and named in why
     page.goto(server + "/?q=speculative+decoding&lang=en")
     expect(page.locator("#results .result").first).to_be_visible()
     assert page.locator("#results .searched-as").count() == 0

@@ -103,7 +103,7 @@ def search_page(
         "modes": MODES,
         "order": order,
         "orders": ORDERS,
-        "results": [search_hit(h, q) for h in found.hits],
+        "results": [search_hit(h, searched_as or q) for h in found.hits],
         "facets": found.facets,
         "total": found.total,
         "page": page,
