@@ -109,7 +109,7 @@ def test_a_schema_1_database_is_upgraded_in_place(request, tmp_path):
             " VALUES ('/old/list.txt', 'list.txt', 'abc', 'listing', 0, '2026-01-01T00:00:00+00:00')"
         )
     with Library(location) as library:
-        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 3
+        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 4
         assert library.store.file_by_path("/old/list.txt").sha256 == "abc"
         library.ingest([SEEDS], embed_vectors=False)
         assert len(set(library.store.cite_keys().values())) == 51  # schema 3: citation keys, stored at ingest
