@@ -237,6 +237,7 @@ class PostgresStore(SQLCore):
             self._copy(f"COPY {insert['table']} ({insert['columns']}) FROM STDIN", rows)
         else:
             columns = insert["columns"]
+            self._run("DROP TABLE IF EXISTS paperscope_staged")  # left by a statement that failed outside a transaction
             self._run(f"CREATE TEMP TABLE paperscope_staged AS SELECT {columns} FROM {insert['table']} WITH NO DATA")
             self._copy(f"COPY paperscope_staged ({columns}) FROM STDIN", rows)
             self._run(
@@ -537,20 +538,33 @@ def _rank(terms: list[str], frequency: Callable[[str], int], total: int) -> tupl
 
 
 def _add_postings(conn: psycopg.Connection) -> None:
-    """4: the posting table, filled from the papers stored (their lengths, the average, each word's impact)."""
+    """4: the posting table, filled from the papers stored: their lengths first (the average length
+    every impact needs), then each word's impact; the papers are read a thousand at a time."""
     conn.execute(pg_bm25.SCHEMA.encode())
-    papers = [(unpack(data), seq) for seq, data in conn.execute("SELECT seq, data FROM papers")]
-    lengths = [pg_bm25.length(pg_text.columns(paper)) for paper, _ in papers]
+    for batch in _stored_papers(conn):
+        conn.execute(
+            "UPDATE papers AS p SET length = v.length FROM unnest(%s::bigint[], %s::integer[]) AS v(seq, length)"
+            " WHERE p.seq = v.seq",
+            ([seq for _, seq in batch], [pg_bm25.length(pg_text.columns(paper)) for paper, _ in batch]),
+        )
     conn.execute(
-        "UPDATE papers AS p SET length = v.length FROM unnest(%s::bigint[], %s::integer[]) AS v(seq, length)"
-        " WHERE p.seq = v.seq",
-        ([seq for _, seq in papers], lengths),
+        "UPDATE bm25 SET papers = t.papers, tokens = t.tokens, avgdl = t.tokens::float8 / greatest(t.papers, 1)"
+        " FROM (SELECT count(*) AS papers, coalesce(sum(length), 0) AS tokens FROM papers) AS t"
     )
-    avgdl = sum(lengths) / len(papers) if papers else 0.0
-    conn.execute("UPDATE bm25 SET papers = %s, tokens = %s, avgdl = %s", (len(papers), sum(lengths), avgdl))
-    with conn.cursor() as cursor, cursor.copy(pg_bm25.COPY) as copy:
-        for row in pg_bm25.postings(papers, avgdl, Counter()):
-            copy.write_row(row)
+    avgdl = conn.execute("SELECT avgdl FROM bm25").fetchone()[0]  # type: ignore[index]
+    for batch in _stored_papers(conn):
+        rows = list(pg_bm25.postings(batch, avgdl, Counter()))  # read before the COPY: it holds the connection
+        with conn.cursor() as cursor, cursor.copy(pg_bm25.COPY) as copy:
+            for row in rows:
+                copy.write_row(row)
+
+
+def _stored_papers(conn: psycopg.Connection) -> Iterator[list[tuple[Paper, int]]]:
+    """(paper, seq) of every paper stored, a thousand at a time (read through a server-side cursor)."""
+    with conn.cursor(name="paperscope_papers") as cursor:
+        cursor.execute("SELECT data, seq FROM papers ORDER BY seq")
+        while batch := cursor.fetchmany(1_000):
+            yield [(unpack(data), seq) for data, seq in batch]
 
 
 def _idf_frequency(term: str, frequency: Callable[[str], int]) -> int:
