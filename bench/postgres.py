@@ -25,6 +25,8 @@ With `--library FILE` (a built SQLite library, e.g. bench/load.py's 92k one) not
    and postings by COPY), papers/s; then VACUUM ANALYZE.
 2. Lexical latency over 200 titles on both stores, in process, and how many of SQLite's top 10 the
    posting-table BM25 also ranks in its top 10.
+   With `--quality` (the library is then the eval library, bench/eval_library.py): bench/search_eval.py's
+   labelled sets, lexical mode on both stores, MRR@10 / nDCG@10 side by side.
 3. `paperscope serve --workers N` on each store, `--clients` clients searching through /api/search
    (bench/load.py's clients), searches/s side by side. The load average is printed beside each figure.
 """
@@ -217,6 +219,18 @@ def lexical_side_by_side(lite: Library, server: Library, queries: list[str]) -> 
     )
 
 
+def quality(lite: Library, server: Library) -> None:
+    """bench/search_eval.py's labelled sets, lexical mode, on both stores."""
+    import search_eval  # type: ignore[import-not-found]
+
+    names = ["known_en", "known_zh", "vague_en", "vague_zh", "title", "seeds_en", "seeds_zh"]
+    sets = search_eval.load_sets(lite, names)
+    systems = {"SQLite": search_eval.paperscope(lite, "lexical"), "PG": search_eval.paperscope(server, "lexical")}
+    for name, splits in search_eval.evaluate(sets, systems).items():
+        for split, row in splits.items():
+            print(f"quality {name:9s} {split:9s} n {row['n']:4d}  SQLite {row['SQLite']:.3f}  PG {row['PG']:.3f}")
+
+
 def served_side_by_side(locations: dict[str, str], titles: list[str], ids: list[str], args) -> None:
     """searches/s of `--clients` clients through `serve --workers N` on each store (bench/load.py's clients)."""
     import asyncio
@@ -250,6 +264,8 @@ def from_library(args: argparse.Namespace) -> None:
                 titles = [p.display_title for p in rng.sample(papers, 500)]
                 ids = [p.id for p in rng.sample(papers, 500)]
                 lexical_side_by_side(sqlite, server, random.Random(11).sample(titles, QUERIES))
+                if args.quality:
+                    quality(sqlite, server)
             if args.clients:
                 served_side_by_side({"SQLite": str(lite), "PostgreSQL": url}, titles, ids, args)
         finally:
@@ -263,6 +279,7 @@ def main() -> None:
     parser.add_argument("--library", type=Path, help="a built SQLite library to copy into PostgreSQL")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--clients", type=int, default=32, help="with --library: clients of serve (0: none)")
+    parser.add_argument("--quality", action="store_true", help="with the eval library: its labelled sets")
     parser.add_argument("--ingest-only", action="store_true", help="only the ingest of the corpus lists")
     args = parser.parse_args()
     if args.library:
