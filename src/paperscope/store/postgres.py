@@ -2,9 +2,12 @@
 
 Papers, sources and the reader's own data are the tables of the SQLite store, read and written by
 the same statements (core.py); what is PostgreSQL's own is here: the schema, the pool, searching.
-Each paper carries two tsvectors (pg_text.py) with GIN indexes, ranked by ts_rank per term times
-the term's inverse document frequency, kept exact in `terms` as papers come and go (ts_rank has
-no IDF of its own, and counting a common word's papers at query time costs tens of milliseconds).
+Plain words are ranked by BM25 from a posting table of precomputed impacts (pg_bm25.py), which
+reads the best postings of each word rather than scoring every paper that matches. Each paper also
+carries two tsvectors (pg_text.py) with GIN indexes, for phrases and field terms, ranked by ts_rank
+per term times the term's idf. Document frequencies are kept exact in `terms` as papers come and go
+(counting a common word's papers at query time costs tens of milliseconds). Many rows are written by
+COPY.
 Vectors are pgvector `halfvec`s under an HNSW index, searched with iterative scans so that a
 filter still yields k papers.
 
