@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 from paperscope.index import lexical
 from paperscope.model import Paper
@@ -37,9 +38,18 @@ RANK_WEIGHTS = "{0.1667, 0.3333, 0.6667, 1.0}"
 
 
 def tokens(text: str) -> list[str]:
-    decomposed = unicodedata.normalize("NFKD", lexical.cjk_bigrams(text.lower()))
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    plain = lexical.cjk_bigrams(text.lower())
+    if not plain.isascii():  # most text is: nothing to decompose (a character at a time, this was most of an ingest)
+        plain = unicodedata.normalize("NFKD", plain).translate(_combining())
+        if max(plain) > "\uffff":  # beyond the table: the rare marks of the other planes
+            plain = "".join(c for c in plain if not unicodedata.combining(c))
     return _TOKEN.findall(plain)
+
+
+@cache
+def _combining() -> dict[int, None]:
+    """A str.translate table that deletes the combining marks (accents, once decomposed) of the BMP."""
+    return {c: None for c in range(0x10000) if unicodedata.combining(chr(c))}
 
 
 def _lexeme(token: str) -> str:
