@@ -9,11 +9,12 @@ terms: SQLite's bm25() but for the average length, which is the one the impacts 
 writing transaction when the two drift more than DRIFT apart; a paper removed does not recompute.
 
 A search reads each term's postings best impact first (the index on (term, impact DESC)), `depth`
-of them, and sums what it read (the threshold algorithm). A paper seen in some lists is completed
-by looking up its other terms (the primary key (paper, term)). A paper seen in none scores at most
-Σ idf × the last impact read of each term: once the limit-th best found scores that much, the top is
-exact; otherwise the depth grows fourfold. "Every word" results must hold every term: once one
-term's list is read whole, every such paper has been seen.
+of them, and sums what it read (a threshold algorithm): a paper seen in some lists scores between
+what was read and that plus the last impact read of each list it is missing from; a paper seen in
+none at most Σ idf × the last impact read of each term. Once the limit-th best lower bound reaches
+every other upper bound, the best are settled and only they are completed, by looking up their
+other terms (the primary key (paper, term)); otherwise the depth grows fourfold. "Every word"
+results must hold every term: once one term's list is read whole, every such paper has been seen.
 """
 
 from __future__ import annotations
@@ -136,18 +137,13 @@ def best(
             last[i] = value
         whole = [n < depth for n in read]  # the term's list read to its end
         bound = [0.0 if whole[i] else idfs[i] * last[i] for i in range(len(terms))]
-        _complete(rows, terms, idfs, scores, seen, whole, bound, limit, every)
-        found = sorted(
-            (Hit(seq, score) for seq, score in scores.items() if not every or len(seen[seq]) == len(terms)),
-            key=lambda hit: -hit.score,
-        )
-        exact = (any(whole) if every else all(whole)) or (len(found) >= limit and found[limit - 1].score >= sum(bound))
-        if exact:
-            return found[:limit]
+        found = _settled(rows, terms, idfs, scores, seen, whole, bound, limit, every)
+        if found is not None:
+            return found
         depth *= 4
 
 
-def _complete(
+def _settled(
     rows: Rows,
     terms: list[str],
     idfs: list[float],
@@ -157,25 +153,45 @@ def _complete(
     bound: list[float],
     limit: int,
     every: bool,
+) -> list[Hit] | None:
+    """The best `limit` papers once what was read settles them, else None (read deeper).
+
+    A paper read in some lists scores at least what was read and at most that plus the bound of each
+    list it was not read in; an unread paper at most the sum of the bounds. The best are settled when
+    the limit-th best lower bound reaches every other upper bound; only they are then completed by
+    looking their other terms up. With `every`, a paper missing from a list read whole is out, and
+    once some list was read whole every paper left is looked up (they are that list's)."""
+    missing = {seq: [i for i in range(len(terms)) if i not in found] for seq, found in seen.items()}
+    if every:
+        missing = {seq: gaps for seq, gaps in missing.items() if not any(whole[i] for i in gaps)}
+        if any(whole):
+            _look_up(rows, terms, idfs, scores, seen, [seq for seq, gaps in missing.items() if gaps])
+            return _ranked(scores, [seq for seq in missing if len(seen[seq]) == len(terms)], limit)
+    upper = {seq: scores[seq] + sum(bound[i] for i in gaps) for seq, gaps in missing.items()}
+    candidates = [seq for seq, gaps in missing.items() if not (every and gaps)]  # with `every`: complete ones only
+    top = sorted(candidates, key=lambda seq: -scores[seq])[:limit]
+    floor = scores[top[-1]] if len(top) == limit else 0.0
+    chosen = set(top)
+    others = max((upper[seq] for seq in missing if seq not in chosen), default=0.0)
+    if not all(whole) and (len(top) < limit or floor < max(others, sum(bound))):
+        return None
+    _look_up(rows, terms, idfs, scores, seen, [seq for seq in top if any(not whole[i] for i in missing[seq])])
+    return _ranked(scores, top, limit)
+
+
+def _look_up(
+    rows: Rows, terms: list[str], idfs: list[float], scores: dict[int, float], seen: dict[int, set[int]], papers: list
 ) -> None:
-    """Adds to the papers read so far their terms not read yet, for those that may still be among the
-    best: any paper whose upper bound reaches the limit-th best found (with `every`: any paper that
-    may hold every term, i.e. is missing none of those whose list was read whole)."""
-    unread = [i for i in range(len(terms)) if not whole[i]]
-    cut = sorted(scores.values(), reverse=True)[limit - 1] if len(scores) >= limit and not every else 0.0
-
-    def open_question(seq: int) -> bool:
-        missing = [i for i in range(len(terms)) if i not in seen[seq]]
-        if not missing or (every and any(whole[i] for i in missing)):
-            return False
-        return scores[seq] + sum(bound[i] for i in missing) >= cut
-
-    asked = [seq for seq in scores if open_question(seq)]
-    if not asked:
+    """Adds to these papers' scores their terms not read yet (the primary key (paper, term))."""
+    if not papers:
         return
-    position = {terms[i]: i for i in unread}
-    for seq, term, value in rows(_PROBE, (asked, [terms[i] for i in unread])):
+    position = {term: i for i, term in enumerate(terms)}
+    for seq, term, value in rows(_PROBE, (papers, terms)):
         i = position[term]
         if i not in seen[seq]:
             seen[seq].add(i)
             scores[seq] += idfs[i] * value
+
+
+def _ranked(scores: dict[int, float], papers: list[int], limit: int) -> list[Hit]:
+    return sorted((Hit(seq, scores[seq]) for seq in papers), key=lambda hit: -hit.score)[:limit]
