@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import httpx
 import orjson
 import psycopg
+import pytest
 
+from paperscope.index.lexical import parse
 from paperscope.library import Library
 from paperscope.personal import Personal
-from paperscope.store import postgres
+from paperscope.store import pg_bm25, pg_text, postgres
 
 from .conftest import SEEDS, new_location, run_cli
 from .web.conftest import serving
@@ -109,7 +112,7 @@ def test_a_schema_1_database_is_upgraded_in_place(request, tmp_path):
             " VALUES ('/old/list.txt', 'list.txt', 'abc', 'listing', 0, '2026-01-01T00:00:00+00:00')"
         )
     with Library(location) as library:
-        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 3
+        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 4
         assert library.store.file_by_path("/old/list.txt").sha256 == "abc"
         library.ingest([SEEDS], embed_vectors=False)
         assert len(set(library.store.cite_keys().values())) == 51  # schema 3: citation keys, stored at ingest
@@ -137,3 +140,108 @@ def test_the_api_keeps_each_readers_tags_apart(seeded_any):
         assert httpx.get(f"{base}/api/papers/{VSD}/mine", headers=as_reader("alice")).json()["tags"] == ["mine"]
         anonymous = httpx.post(f"{base}/api/papers/{VSD}/tags", json={"tag": "x"}, headers={"X-Paperscope": "1"})
         assert anonymous.status_code == 401
+
+
+def _postings_follow_the_papers(library: Library) -> None:
+    """The posting table, document frequencies and length totals are what the papers stored make."""
+    papers = list(library.papers())
+    expected = {(p.id, term, weight) for p in papers for term, weight in pg_bm25.weights(pg_text.columns(p)).items()}
+    store = library.store
+    stored = set(store._all("SELECT p.id, s.term, s.weight FROM postings AS s JOIN papers AS p ON p.seq = s.paper"))
+    assert stored == expected
+    frequencies = Counter(term for p in papers for term in pg_bm25.weights(pg_text.columns(p)))
+    assert dict(store._all("SELECT term, papers FROM terms WHERE papers <> 0")) == frequencies
+    lengths = sum(pg_bm25.length(pg_text.columns(p)) for p in papers)
+    assert store._one("SELECT papers, tokens FROM bm25") == (len(papers), lengths)
+
+
+def _same_lexical_results(sqlite: Library, server: Library, queries: list[str], rel: float = 1e-4) -> None:
+    """The posting table's BM25 gives SQLite's FTS5 ranking: the same scores, the same papers (ties aside).
+    Scores agree within `rel`: exactly but for float rounding, or, after the library changed, within
+    what the average length the impacts use may have drifted from the library's (pg_bm25.DRIFT)."""
+    for text in queries:
+        mine = sqlite.store.search_lexical(parse(text), 10)
+        theirs = server.store.search_lexical(parse(text), 10)
+        assert [h.score for h in theirs] == pytest.approx([h.score for h in mine], rel=rel), text
+        assert [h.every for h in theirs] == [h.every for h in mine], text
+        cut = (mine[-1].score if len(mine) == 10 else -1) * (1 + 2 * rel)  # papers near the cut may differ
+        assert {h.paper_id for h in mine if h.score > cut} <= {h.paper_id for h in theirs}, text
+        assert {h.paper_id for h in theirs if h.score > cut} <= {h.paper_id for h in mine}, text
+
+
+QUERIES = [
+    "speculative decoding",
+    "robot manipulation",
+    "language models",
+    "quantization of large language models",
+    "hallucinations diffusion",
+    "NEMO",
+    "the",
+    "a benchmark for reasoning reasoning",
+]
+
+
+def test_posting_bm25_ranks_the_seeds_as_fts5_does(seeded_db, request, tmp_path):
+    server = new_location("postgres", request, tmp_path)
+    assert run_cli("copy", "--from", seeded_db, "--to", server).code == 0
+    with Library(seeded_db) as sqlite, Library(server) as postgres:
+        _postings_follow_the_papers(postgres)
+        titles = [p.title for p in sqlite.papers() if p.title]
+        _same_lexical_results(sqlite, postgres, QUERIES + titles)
+        assert postgres.search("speculative decoding", limit=1, mode="lexical")[0].paper.id == VSD
+
+
+def test_postings_follow_reingest_merge_and_removal(request, tmp_path):
+    """The same lists, changed the same way, on both stores: after each step the postings are the papers'
+    and both rank alike."""
+    pages = sorted(SEEDS.iterdir())
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir(), second.mkdir()
+    for page in pages[:3]:
+        (first / page.name).write_bytes(page.read_bytes())
+    for page in pages[2:5]:  # the third page again, changed a little: its records merge into the same papers
+        (second / page.name).write_bytes(page.read_bytes() + b"\n")
+    shared = second / pages[2].name
+    with Library(tmp_path / "lib.db") as sqlite, Library(new_location("postgres", request, tmp_path)) as postgres:
+        for step in ("ingest", "merge", "remove"):
+            if step == "remove":  # the shared page's first records leave both its versions: those papers go
+                for folder in (first, second):
+                    lines = (folder / pages[2].name).read_text(encoding="utf-8").split("\n")
+                    (folder / pages[2].name).write_text("\n".join(lines[:1] + lines[7:]), encoding="utf-8")
+            for library in (sqlite, postgres):
+                library.ingest([first] if step == "ingest" else [first, second], embed_vectors=False)
+            assert sqlite.count() == postgres.count()
+            _postings_follow_the_papers(postgres)
+            titles = [p.title for p in sqlite.papers() if p.title]
+            _same_lexical_results(sqlite, postgres, QUERIES + titles[:10], rel=pg_bm25.DRIFT)
+        assert shared.exists() and postgres.check()["papers"] == sqlite.count()
+
+
+def test_a_schema_3_database_gets_its_postings(seeded_db, request, tmp_path):
+    server = new_location("postgres", request, tmp_path)
+    assert run_cli("copy", "--from", seeded_db, "--to", server).code == 0
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(
+            "DROP TABLE postings; DROP TABLE bm25; ALTER TABLE papers DROP COLUMN length;"
+            " UPDATE schema_version SET version = 3"
+        )
+    with Library(server) as postgres, Library(seeded_db) as sqlite:
+        assert postgres.check()["schema"] == 4
+        _postings_follow_the_papers(postgres)
+        _same_lexical_results(sqlite, postgres, QUERIES)
+
+
+def test_a_backup_of_a_postgresql_library_restores_it(seeded_db, request, tmp_path):
+    """`backup` of a PostgreSQL library is a SQLite file holding it whole."""
+    server = new_location("postgres", request, tmp_path)
+    assert run_cli("copy", "--from", seeded_db, "--to", server).code == 0
+    with Library(server) as library:
+        Personal(library, "alice").tag(VSD, "decoding")
+    out = tmp_path / "backup.db"
+    run = run_cli("--db", server, "backup", out)
+    assert run.code == 0, run.err
+    with Library(out) as restored:
+        assert restored.check()["papers"] == 51
+        assert [p.id for p in Personal(restored, "alice").listed("decoding")] == [VSD]
+        assert restored.search("speculative decoding", 1)[0].paper.id == VSD
+    assert _export(out, tmp_path, "restored") == _export(server, tmp_path, "original")

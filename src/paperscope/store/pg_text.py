@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 from paperscope.index import lexical
 from paperscope.model import Paper
@@ -37,38 +38,47 @@ RANK_WEIGHTS = "{0.1667, 0.3333, 0.6667, 1.0}"
 
 
 def tokens(text: str) -> list[str]:
-    decomposed = unicodedata.normalize("NFKD", lexical.cjk_bigrams(text.lower()))
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    plain = lexical.cjk_bigrams(text.lower())
+    if not plain.isascii():  # most text is: nothing to decompose (a character at a time, this was most of an ingest)
+        plain = unicodedata.normalize("NFKD", plain).translate(_combining())
+        if max(plain) > "\uffff":  # beyond the table: the rare marks of the other planes
+            plain = "".join(c for c in plain if not unicodedata.combining(c))
     return _TOKEN.findall(plain)
+
+
+@cache
+def _combining() -> dict[int, None]:
+    """A str.translate table that deletes the combining marks (accents, once decomposed) of the BMP."""
+    return {c: None for c in range(0x10000) if unicodedata.combining(chr(c))}
 
 
 def _lexeme(token: str) -> str:
     return "'" + token[:1000] + "'"  # tokens hold letters and digits only: nothing to escape
 
 
-def _vector(columns: list[tuple[str, str]]) -> str:
-    """A tsvector literal of (text, weight) columns, positions running on across columns."""
+def _vector(columns: list[tuple[list[str], str]]) -> str:
+    """A tsvector literal of (tokens, weight) columns, positions running on across columns."""
     positions: dict[str, list[str]] = {}
     position = 1
-    for text, weight in columns:
-        for token in tokens(text):
+    for column, weight in columns:
+        for token in column:
             positions.setdefault(token, []).append(f"{min(position, MAX_POSITION)}{weight}")
             position += 1
         position += COLUMN_GAP
     return " ".join(f"{_lexeme(t)}:{','.join(p[:256])}" for t, p in positions.items())
 
 
-def documents(paper: Paper) -> tuple[str, str]:
-    """The (doc, fields) tsvector literals of a paper."""
-    texts = dict(zip(lexical.COLUMNS, lexical.document(paper), strict=True))
-    doc = _vector([(texts[c], DOC_WEIGHTS[c]) for c in lexical.COLUMNS])
-    fields = _vector([(texts[c], weight) for c, weight in FIELD_WEIGHTS.items()])
+def columns(paper: Paper) -> dict[str, list[str]]:
+    """The tokens of each indexed column (lexical.COLUMNS) of a paper: what both its tsvectors and
+    its postings (pg_bm25.py) are made of."""
+    return {c: tokens(text) for c, text in zip(lexical.COLUMNS, lexical.document(paper), strict=True)}
+
+
+def documents(tokenised: dict[str, list[str]]) -> tuple[str, str]:
+    """The (doc, fields) tsvector literals of a paper's tokenised columns."""
+    doc = _vector([(tokenised[c], DOC_WEIGHTS[c]) for c in lexical.COLUMNS])
+    fields = _vector([(tokenised[c], weight) for c, weight in FIELD_WEIGHTS.items()])
     return doc, fields
-
-
-def unique_tokens(paper: Paper) -> set[str]:
-    """The words a paper's `doc` holds: what its document frequencies count."""
-    return {t for text in lexical.document(paper) for t in tokens(text)}
 
 
 def term(fts_term: str) -> tuple[str, str] | None:

@@ -2,9 +2,12 @@
 
 Papers, sources and the reader's own data are the tables of the SQLite store, read and written by
 the same statements (core.py); what is PostgreSQL's own is here: the schema, the pool, searching.
-Each paper carries two tsvectors (pg_text.py) with GIN indexes, ranked by ts_rank per term times
-the term's inverse document frequency, kept exact in `terms` as papers come and go (ts_rank has
-no IDF of its own, and counting a common word's papers at query time costs tens of milliseconds).
+Plain words are ranked by BM25 from a posting table of precomputed impacts (pg_bm25.py), which
+reads the best postings of each word rather than scoring every paper that matches. Each paper also
+carries two tsvectors (pg_text.py) with GIN indexes, for phrases and field terms, ranked by ts_rank
+per term times the term's idf. Document frequencies are kept exact in `terms` as papers come and go
+(counting a common word's papers at query time costs tens of milliseconds). Many rows are written by
+COPY.
 Vectors are pgvector `halfvec`s under an HNSW index, searched with iterative scans so that a
 filter still yields k papers.
 
@@ -17,6 +20,7 @@ never both create a paper; tagging and searching do not wait for it. Unique keys
 from __future__ import annotations
 
 import math
+import re
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -32,7 +36,7 @@ from psycopg_pool import ConnectionPool
 from paperscope.errors import PaperscopeError
 from paperscope.index import lexical, semantic
 from paperscope.model import Paper
-from paperscope.store import pg_text
+from paperscope.store import pg_bm25, pg_text
 from paperscope.store.core import CURRENT, SQLCore, where
 from paperscope.store.dialect import POSTGRES
 from paperscope.store.location import safe_location
@@ -43,7 +47,7 @@ POOL_SIZE = 16
 EF_SEARCH = 100  # HNSW candidates per query: recall against exact search in bench/postgres.py
 _TEXT = 'TEXT COLLATE "C"'  # byte order, as SQLite sorts: the same export order on both stores
 
-MIGRATIONS: list[str] = [
+MIGRATIONS: list[str | Callable[[psycopg.Connection], None]] = [
     # 1: the library: files, papers with their search vectors, sources, dedupe keys, vectors, the map, changes
     f"""
     CREATE EXTENSION IF NOT EXISTS vector;
@@ -101,8 +105,14 @@ MIGRATIONS: list[str] = [
     CREATE TABLE cite_keys (key TEXT NOT NULL, paper_id TEXT NOT NULL UNIQUE);
     CREATE UNIQUE INDEX cite_keys_key ON cite_keys(lower(key));
     """,
+    # 4: BM25 by a posting table of precomputed impacts (pg_bm25.py), filled from the papers stored
+    lambda conn: _add_postings(conn),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+_INSERT = re.compile(
+    r"INSERT INTO (?P<table>\w+) \((?P<columns>[\w, ]+)\) VALUES \([?:\w, ]+\)(?P<conflict> ON CONFLICT DO NOTHING)?"
+)
+COPY_FROM = 64  # rows from which an insert goes by COPY
 
 
 def _matches(terms: Iterable[str], joiner: str) -> tuple[str, list]:
@@ -134,7 +144,7 @@ class PostgresStore(SQLCore):
     concurrent = True
     dialect = POSTGRES
     schema_version = SCHEMA_VERSION
-    _search_columns = (("doc", "?::tsvector"), ("fields", "?::tsvector"))
+    _search_columns = (("doc", "?::tsvector"), ("fields", "?::tsvector"), ("length", "?"))
 
     def __init__(self, url: str) -> None:
         super().__init__()
@@ -160,7 +170,7 @@ class PostgresStore(SQLCore):
 
     def _migrate(self, conn: psycopg.Connection) -> None:
         with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK,))  # two first opens do not both migrate
+            conn.execute(POSTGRES.prepare("SELECT pg_advisory_xact_lock(?)"), (_LOCK,))  # two first opens: one migrates
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             row = conn.execute("SELECT version FROM schema_version").fetchone()
             version = row[0] if row else 0
@@ -177,11 +187,12 @@ class PostgresStore(SQLCore):
                     " install it, or use a SQLite file"
                 )
             for number in range(version, SCHEMA_VERSION):
-                conn.execute(MIGRATIONS[number].encode())
+                step = MIGRATIONS[number]
+                step(conn) if callable(step) else conn.execute(step.encode())
             if not row:
-                conn.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION,))
+                conn.execute(POSTGRES.prepare("INSERT INTO schema_version VALUES (?)"), (SCHEMA_VERSION,))
             else:
-                conn.execute("UPDATE schema_version SET version = %s", (SCHEMA_VERSION,))
+                conn.execute(POSTGRES.prepare("UPDATE schema_version SET version = ?"), (SCHEMA_VERSION,))
 
     def _check_replica(self, conn: psycopg.Connection) -> None:
         """A read-only server (a streaming replica) is read as it is: its schema comes from the primary."""
@@ -218,8 +229,30 @@ class PostgresStore(SQLCore):
             conn.execute(POSTGRES.prepare(sql), list(params))
 
     def _many(self, sql: str, rows: Iterable[Iterable]) -> None:
-        with self._conn() as conn, conn.cursor() as cursor:
-            cursor.executemany(POSTGRES.prepare(sql), [list(r) for r in rows])
+        """Many rows of one statement; a plain INSERT (or one that skips conflicts) of COPY_FROM rows or
+        more goes by COPY, the fastest way into PostgreSQL (skipping conflicts: through a staging table)."""
+        rows = [tuple(r) for r in rows]
+        insert = _INSERT.fullmatch(sql)
+        if insert is None or len(rows) < COPY_FROM:
+            with self._conn() as conn, conn.cursor() as cursor:
+                cursor.executemany(POSTGRES.prepare(sql), rows)
+        elif not insert["conflict"]:
+            self._copy(f"COPY {insert['table']} ({insert['columns']}) FROM STDIN", rows)
+        else:
+            columns = insert["columns"]
+            self._run("DROP TABLE IF EXISTS paperscope_staged")  # left by a statement that failed outside a transaction
+            self._run(f"CREATE TEMP TABLE paperscope_staged AS SELECT {columns} FROM {insert['table']} WITH NO DATA")
+            self._copy(f"COPY paperscope_staged ({columns}) FROM STDIN", rows)
+            self._run(
+                f"INSERT INTO {insert['table']} ({columns}) SELECT {columns} FROM paperscope_staged"
+                " ON CONFLICT DO NOTHING"
+            )
+            self._run("DROP TABLE paperscope_staged")
+
+    def _copy(self, sql: str, rows: Iterable[Iterable]) -> None:
+        with self._conn() as conn, conn.cursor() as cursor, cursor.copy(sql) as copy:
+            for row in rows:
+                copy.write_row(row)
 
     def _stream(self, sql: str, params: Iterable = ()) -> Iterator[tuple]:
         """Rows read a thousand at a time through a server-side cursor, in one snapshot; bytea as bytes."""
@@ -265,23 +298,38 @@ class PostgresStore(SQLCore):
         row = self._one("SELECT last_value, is_called FROM library_version")
         return (int(row[0]) if row and row[1] else 0), 0
 
-    # the search index: two tsvectors per paper, document frequencies in `terms`
+    # the search index: two tsvectors and the postings of each paper, document frequencies in `terms`
 
     def _search_values(self, paper: Paper) -> tuple:
-        return pg_text.documents(paper)
+        tokenised = pg_text.columns(paper)
+        return (*pg_text.documents(tokenised), pg_bm25.length(tokenised))
 
     def _index(self, papers: list[Paper]) -> None:
-        self._count_terms(papers, +1)
+        if not papers:
+            return
+        stored = {
+            pid: (seq, size)
+            for pid, seq, size in self._all(
+                "SELECT id, seq, length FROM papers WHERE id = ANY(?)", ([p.id for p in papers],)
+            )
+        }
+        avgdl = pg_bm25.average_length(self._one, self._run, len(papers), sum(size for _, size in stored.values()))
+        counts: Counter[str] = Counter()
+        self._copy(pg_bm25.COPY, pg_bm25.postings(((p, stored[p.id][0]) for p in papers), avgdl, counts))
+        self._count_terms(counts, +1)
 
     def _unindex(self, paper_id: str, data: str) -> None:
-        self._count_terms([unpack(data)], -1)
+        seq, size = self._one("SELECT seq, length FROM papers WHERE id = ?", (paper_id,))  # type: ignore[misc]
+        terms = self._all("DELETE FROM postings WHERE paper = ? RETURNING term", (seq,))
+        pg_bm25.average_length(self._one, self._run, -1, -size)
+        self._count_terms(Counter(term for (term,) in terms), -1)
 
-    def _count_terms(self, papers: Iterable[Paper], sign: int) -> None:
-        counts = Counter(t for p in papers for t in pg_text.unique_tokens(p))
-        self._many(
-            "INSERT INTO terms (term, papers) VALUES (?, ?)"
+    def _count_terms(self, counts: Counter[str], sign: int) -> None:
+        terms = sorted(counts)
+        self._run(
+            "INSERT INTO terms (term, papers) SELECT * FROM unnest(?::text[], ?::integer[])"
             " ON CONFLICT (term) DO UPDATE SET papers = terms.papers + excluded.papers",
-            sorted((term, sign * n) for term, n in counts.items()),
+            (terms, [sign * counts[t] for t in terms]),
         )
 
     def document_frequency(self, word: str) -> int:
@@ -316,7 +364,8 @@ class PostgresStore(SQLCore):
     def _search(
         self, query: lexical.Query, limit: int, filters: lexical.Filters, raw: str | None, enough: int | None
     ) -> list[lexical.LexicalHit]:
-        """Papers with every term first, then with any of the rarest, each by IDF-weighted ts_rank.
+        """Papers with every term first, then with any of the rarest, each by BM25 from the posting table
+        (IDF-weighted ts_rank when a pass holds a phrase or a field term).
 
         `raw` is taken as PostgreSQL's web-search syntax (the SQLite store takes FTS5's)."""
         where_sql, params = where(filters, POSTGRES)
@@ -342,19 +391,35 @@ class PostgresStore(SQLCore):
         for every, (terms, condition) in zip((True, False), passes, strict=False):
             if len(hits) >= (enough or limit):
                 break
-            scored = [(term, found) for term in terms if (found := pg_text.term(term))]
-            score = (
-                " + ".join(
-                    f"? * ts_rank('{pg_text.RANK_WEIGHTS}', p.{vector}, ?::tsquery, 32)" for _, (vector, _) in scored
-                ),
-                [x for term, (_, tsquery) in scored for x in (_idf(_idf_frequency(term, frequency), total), tsquery)],
-            )
-            for hit in self._ranked(*condition, score, where_sql, params, limit):
+            plain = [pg_text.single_word(term) for term in terms]
+            if all(plain):  # plain words: BM25 from the posting table
+                found = self._best(plain, frequency, total, limit, every, where_sql, params)  # type: ignore[arg-type]
+            else:  # a phrase or a field: IDF-weighted ts_rank over the tsvectors
+                found = self._ranked(*condition, _rank(terms, frequency, total), where_sql, params, limit)
+            for hit in found:
                 if hit.paper_id not in seen:
                     seen.add(hit.paper_id)
                     hit.every = every
                     hits.append(hit)
         return hits[:limit]
+
+    def _best(
+        self,
+        words: list[str],
+        frequency: Callable[[str], int],
+        total: int,
+        limit: int,
+        every: bool,
+        where_sql: str,
+        params: list,
+    ) -> list[lexical.LexicalHit]:
+        """The papers with the highest BM25 for these words (all of them, with `every`), by id among equals."""
+        repeats = Counter(words)  # a word typed twice counts twice, as in FTS5
+        idfs = [pg_bm25.idf(frequency(f'"{w}"'), total) * n for w, n in repeats.items()]
+        found = pg_bm25.best(self._all, list(repeats), idfs, limit, every, where_sql, params)
+        ids = dict(self._all("SELECT seq, id FROM papers WHERE seq = ANY(?)", ([hit.seq for hit in found],)))
+        hits = [lexical.LexicalHit(ids[hit.seq], hit.score) for hit in found]
+        return sorted(hits, key=lambda hit: (-hit.score, hit.paper_id))
 
     def _ranked(
         self, condition: str, condition_params: list, score: tuple[str, list], where: str, params: list, limit: int
@@ -369,7 +434,7 @@ class PostgresStore(SQLCore):
         return [lexical.LexicalHit(pid, float(value)) for pid, value in rows]
 
     def _papers_total(self) -> int:
-        return int(self._one("SELECT count(*) FROM papers")[0])  # type: ignore[index]
+        return int(self._one("SELECT papers FROM bm25")[0])  # type: ignore[index]  # kept exact; count(*) reads them all
 
     def matching_ids(self, expression: str) -> set[str]:
         """Ids of the papers a query in PostgreSQL's web-search syntax matches."""
@@ -464,6 +529,45 @@ def _configure(conn: psycopg.Connection) -> None:
 
 def _halfvec(blob: bytes) -> HalfVector:
     return HalfVector(np.frombuffer(blob, dtype=semantic.STORED_DTYPE))
+
+
+def _rank(terms: list[str], frequency: Callable[[str], int], total: int) -> tuple[str, list]:
+    """The score of terms that are not all plain words: each term's ts_rank weighted by its idf."""
+    scored = [(term, found) for term in terms if (found := pg_text.term(term))]
+    return (
+        " + ".join(f"? * ts_rank('{pg_text.RANK_WEIGHTS}', p.{vector}, ?::tsquery, 32)" for _, (vector, _) in scored),
+        [x for term, (_, tsquery) in scored for x in (_idf(_idf_frequency(term, frequency), total), tsquery)],
+    )
+
+
+def _add_postings(conn: psycopg.Connection) -> None:
+    """4: the posting table, filled from the papers stored: their lengths first (the average length
+    every impact needs), then each word's impact; the papers are read a thousand at a time."""
+    conn.execute(pg_bm25.SCHEMA.encode())
+    for batch in _stored_papers(conn):
+        conn.execute(
+            "UPDATE papers AS p SET length = v.length FROM unnest(%s::bigint[], %s::integer[]) AS v(seq, length)"
+            " WHERE p.seq = v.seq",
+            ([seq for _, seq in batch], [pg_bm25.length(pg_text.columns(paper)) for paper, _ in batch]),
+        )
+    conn.execute(
+        "UPDATE bm25 SET papers = t.papers, tokens = t.tokens, avgdl = t.tokens::float8 / greatest(t.papers, 1)"
+        " FROM (SELECT count(*) AS papers, coalesce(sum(length), 0) AS tokens FROM papers) AS t"
+    )
+    avgdl = conn.execute("SELECT avgdl FROM bm25").fetchone()[0]  # type: ignore[index]
+    for batch in _stored_papers(conn):
+        rows = list(pg_bm25.postings(batch, avgdl, Counter()))  # read before the COPY: it holds the connection
+        with conn.cursor() as cursor, cursor.copy(pg_bm25.COPY) as copy:
+            for row in rows:
+                copy.write_row(row)
+
+
+def _stored_papers(conn: psycopg.Connection) -> Iterator[list[tuple[Paper, int]]]:
+    """(paper, seq) of every paper stored, a thousand at a time (read through a server-side cursor)."""
+    with conn.cursor(name="paperscope_papers") as cursor:
+        cursor.execute("SELECT data, seq FROM papers ORDER BY seq")
+        while batch := cursor.fetchmany(1_000):
+            yield [(unpack(data), seq) for data, seq in batch]
 
 
 def _idf_frequency(term: str, frequency: Callable[[str], int]) -> int:
