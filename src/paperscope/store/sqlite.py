@@ -275,8 +275,8 @@ class SQLiteStore(SQLCore):
     def _search(
         self, query: lexical.Query, limit: int, filters: lexical.Filters, raw: str | None, enough: int | None
     ) -> list[lexical.LexicalHit]:
-        if raw is None and (index := self._lexical.ready()) is not None:
-            return tantivy_lexical.search(self.db, index, query, limit, where(filters, SQLITE), enough)
+        if raw is None and (hits := self._lexical.search(query, limit, where(filters, SQLITE), enough)) is not None:
+            return hits
         try:
             return fts5.search(self.db, query, limit, where(filters, SQLITE), raw, self._frequencies, enough)
         except sqlite3.OperationalError as exc:  # only a raw FTS5 expression can be malformed
