@@ -122,3 +122,30 @@ def test_tantivy_matches_the_papers_fts5_matches_on_the_seed_queries(seeded_copy
             assert by_tantivy[0].paper_id in {h.paper_id for h in by_fts5[:3]}
             assert by_fts5[0].paper_id in {h.paper_id for h in by_tantivy[:3]}
         assert in_step(lib)
+
+
+def test_two_connections_share_the_index_and_each_sees_the_others_papers(tmp_path, page):
+    path, _ = page
+    with Library(tmp_path / "lib.db") as writer, Library(tmp_path / "lib.db") as reader:
+        writer.ingest([path], embed_vectors=False)
+        assert names(reader.search("hallucinations diffusion", limit=1, mode="lexical")) == ["VGR"]
+        writer.ingest([SEEDS], embed_vectors=False)
+        assert names(reader.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]  # the reader caught it up
+        assert names(writer.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]  # the writer reads that
+        assert in_step(writer) and in_step(reader)
+
+
+def test_a_library_file_put_back_to_an_older_copy_gets_its_index_built_again(tmp_path, page):
+    path, _ = page
+    older = tmp_path / "older.db"
+    with Library(tmp_path / "lib.db") as lib:
+        lib.ingest([path], embed_vectors=False)
+        lib.search("VGR", mode="lexical")
+    shutil.copyfile(tmp_path / "lib.db", older)
+    with Library(tmp_path / "lib.db") as lib:
+        lib.ingest([SEEDS], embed_vectors=False)
+        assert names(lib.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]
+    shutil.copyfile(older, tmp_path / "lib.db")  # written in place: the same file, its papers as before
+    with Library(tmp_path / "lib.db") as lib:
+        assert "NEMO" not in names(lib.search("NEMO", mode="lexical"))
+        assert in_step(lib)

@@ -4,8 +4,10 @@ FTS5 scores every posting of an "any word" pass (~3 µs each, so 7 ms at 92k pap
 the postings that cannot reach the top (block-max WAND) and answers the same query in well under a
 millisecond (bench/lexical_engines.py). The ranking is made to match FTS5's: one field holds each
 column's text repeated as often as its weight (`lexical.WEIGHTS` are whole numbers), so a term's
-frequency there is FTS5's weighted frequency, scored by the same BM25 (k1 1.2, b 0.75). The
-columns a query may name (title:, author:, …) are indexed apart too.
+frequency there is FTS5's weighted frequency, scored by BM25 with the same k1 1.2 and b 0.75. What
+still differs: tantivy's IDF is ln(1 + (N - n + 0.5) / (n + 0.5)) where FTS5 has no "1 +", and the
+repeated text lengthens a document by its weighted columns. The columns a query may name (title:,
+author:, …) are indexed apart too, and such a term is scored in its column alone, as FTS5 does.
 
 Each document carries its paper's rowid (`row`, a fast field); the caller maps rowids to papers and
 tells the index which rows changed. The position the index is in step with (a number of the

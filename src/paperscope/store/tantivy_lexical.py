@@ -138,7 +138,7 @@ class IndexBeside:
         ids = self.ids.of([row for row, _, _ in found])
         return [lexical.LexicalHit(pid, score, every) for pid, (_, score, every) in zip(ids, found, strict=True) if pid]
 
-    def _caught_up(self) -> LexicalIndex:
+    def _caught_up(self, fresh: bool = False) -> LexicalIndex:
         head = self.db.execute("SELECT coalesce(max(seq), 0) FROM lexical_changes").fetchone()[0]
         self._ids_caught_up(head)
         opened = self.index is None
@@ -149,6 +149,12 @@ class IndexBeside:
         position = self.index.position
         if position == head and not (opened and self._count_differs()):
             return self.index
+        if position is not None and position > head and not fresh:
+            # Another process committed papers since this snapshot began, and caught the index up:
+            # a new snapshot sees them. (Still ahead after that, the file went back: built again below.)
+            self.db.execute("COMMIT")
+            self.db.execute("BEGIN")
+            return self._caught_up(fresh=True)
         if position is not None and position < head:
             rows = self._changed_since(position)
             self.index.update(rows, documents(self.db, rows), head)
