@@ -20,7 +20,6 @@ import argparse
 import json
 import random
 import sqlite3
-import statistics
 import tempfile
 import time
 from collections.abc import Callable
@@ -30,6 +29,7 @@ import bm25s
 import eval_library  # type: ignore[import-not-found]
 import search_eval  # type: ignore[import-not-found]
 from library_copy import eval_library_copy  # type: ignore[import-not-found]
+from search_latency import percentiles, timed  # type: ignore[import-not-found]
 
 from paperscope.index import lexical
 from paperscope.library import Library
@@ -41,23 +41,6 @@ HERE = Path(__file__).resolve().parent
 QUERIES = 200
 ENGINES = ("fts5", "tantivy")
 SETS = ["known_en", "known_zh", "vague_en", "vague_zh", "title", "seeds_en", "seeds_zh"]
-
-
-def percentiles(times: list[float]) -> str:
-    ordered = sorted(times)
-    p95 = ordered[int(len(ordered) * 0.95) - 1]
-    return f"p50 {statistics.median(ordered) * 1000:6.2f} ms  p95 {p95 * 1000:6.2f} ms"
-
-
-def timed(run: Callable[[str], object], queries: list[str]) -> list[float]:
-    for query in queries[:20]:
-        run(query)
-    times = []
-    for query in queries:
-        started = time.perf_counter()
-        run(query)
-        times.append(time.perf_counter() - started)
-    return times
 
 
 def built_index(library: Library) -> None:
