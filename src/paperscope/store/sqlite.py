@@ -4,7 +4,8 @@ The paper's exported JSON is stored whole (`papers.data`), with the columns that
 sorted or joined on beside it; sources keep the raw record they came from, so every paper can be
 rebuilt from its sources at any time. The statements both stores share are core.py's; here is
 what is SQLite's own: the schema and its migrations, the connection, transactions, backup, and
-exact vector search over the matrix in memory (lexical search: fts5.py).
+exact vector search over the matrix in memory (lexical search: tantivy_lexical.py, with fts5.py
+the index of record and the fallback).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 from paperscope.errors import PaperscopeError
 from paperscope.index import lexical, semantic, vector_file
 from paperscope.model import Paper
-from paperscope.store import fts5
+from paperscope.store import fts5, tantivy_lexical
 from paperscope.store.base import DEFAULT_READER
 from paperscope.store.core import SQLCore, where
 from paperscope.store.dialect import SQLITE
@@ -168,6 +169,7 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     """
     CREATE TABLE cite_keys (key TEXT PRIMARY KEY COLLATE NOCASE, paper_id TEXT NOT NULL UNIQUE);
     """,
+    tantivy_lexical.add_log,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _READING_CACHE = -32_768  # KiB: 32 MiB
@@ -196,6 +198,7 @@ class SQLiteStore(SQLCore):
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute(f"PRAGMA cache_size={_READING_CACHE}")
         self._migrate()
+        self._lexical = tantivy_lexical.IndexBeside(self.db, self.path)
 
     def _migrate(self) -> None:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
@@ -260,7 +263,8 @@ class SQLiteStore(SQLCore):
         """Changes whenever the library does (another connection's commit or this one's write); O(1)."""
         return self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes
 
-    # searching: FTS5 (fts5.py)
+    # searching: tantivy beside the file (tantivy_lexical.py), FTS5 (fts5.py) for raw expressions and
+    # whenever the index cannot be brought in step
 
     def _index(self, papers: list[Paper]) -> None:
         fts5.index(self.db, papers)
@@ -271,6 +275,8 @@ class SQLiteStore(SQLCore):
     def _search(
         self, query: lexical.Query, limit: int, filters: lexical.Filters, raw: str | None, enough: int | None
     ) -> list[lexical.LexicalHit]:
+        if raw is None and (hits := self._lexical.search(query, limit, where(filters, SQLITE), enough)) is not None:
+            return hits
         try:
             return fts5.search(self.db, query, limit, where(filters, SQLITE), raw, self._frequencies, enough)
         except sqlite3.OperationalError as exc:  # only a raw FTS5 expression can be malformed

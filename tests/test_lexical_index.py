@@ -1,0 +1,151 @@
+"""The tantivy index beside a SQLite library: in step with every change before it answers, built again
+when gone or broken, and finding what FTS5 finds."""
+
+import json
+import shutil
+from dataclasses import replace
+
+import pytest
+
+from paperscope.index import lexical
+from paperscope.library import Library
+from paperscope.store import fts5
+from paperscope.store.core import where
+from paperscope.store.dialect import SQLITE
+
+from .conftest import ROOT, SEEDS
+
+PAGE = SEEDS / "003_27e213eb8034c1f7.txt"
+
+
+def names(hits):
+    return [h.paper.name for h in hits]
+
+
+def index_folder(library):
+    return library.store._lexical.folder()
+
+
+def in_step(library):
+    """The index answered (it was not left for FTS5) and holds one document per paper."""
+    index = library.store._lexical.ready()
+    return index is not None and index.count() == library.count()
+
+
+@pytest.fixture
+def page(tmp_path):
+    """A seed page cut to its first two papers; `lines` to write other versions of it."""
+    path = tmp_path / "page.txt"
+    lines = PAGE.read_text(encoding="utf-8").split("\n")
+    path.write_text("\n".join(lines[:6]), encoding="utf-8")
+    return path, lines
+
+
+def test_the_index_catches_up_after_an_ingest(tmp_path, page):
+    path, _ = page
+    with Library(tmp_path / "lib.db") as lib:
+        lib.ingest([path], embed_vectors=False)
+        assert names(lib.search("hallucinations diffusion", limit=1, mode="lexical")) == ["VGR"]
+        assert "NEMO" not in names(lib.search("NEMO", mode="lexical"))
+        lib.ingest([SEEDS], embed_vectors=False)
+        assert names(lib.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]
+        assert in_step(lib) and lib.count() > 2
+
+
+def test_the_index_forgets_a_removed_paper_and_reads_a_changed_one(tmp_path, page):
+    path, lines = page
+    with Library(tmp_path / "lib.db") as lib:
+        lib.ingest([path], embed_vectors=False)
+        assert names(lib.search("hallucinations diffusion", limit=1, mode="lexical")) == ["VGR"]
+        path.write_text("\n".join(lines[:1] + lines[4:6]), encoding="utf-8")  # VGR's line removed
+        lib.ingest([path], embed_vectors=False)
+        assert "VGR" not in names(lib.search("hallucinations diffusion", mode="lexical"))
+        assert in_step(lib)
+        assert lib.search("zyxwvutsrqp", mode="lexical") == []
+        path.write_text("\n".join(lines[:1] + lines[4:5] + [lines[5] + " zyxwvutsrqp"]), encoding="utf-8")
+        lib.ingest([path], embed_vectors=False)  # the same line, its abstract changed
+        found = lib.search("zyxwvutsrqp", mode="lexical")
+        assert len(found) == 1 and found[0].paper.abstract.endswith("zyxwvutsrqp")
+        assert in_step(lib)
+
+
+def test_a_deleted_index_is_built_again(seeded_copy):
+    with Library(seeded_copy) as lib:
+        assert names(lib.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]
+        folder = index_folder(lib)
+    assert folder.is_dir()
+    shutil.rmtree(folder)
+    with Library(seeded_copy) as lib:
+        assert names(lib.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]
+        assert in_step(lib) and folder.is_dir()
+
+
+def test_a_broken_index_is_built_again(seeded_copy):
+    with Library(seeded_copy) as lib:
+        lib.search("NEMO", mode="lexical")
+        folder = index_folder(lib)
+    (folder / "meta.json").write_text("not an index", encoding="utf-8")
+    with Library(seeded_copy) as lib:
+        assert names(lib.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]
+        assert in_step(lib)
+
+
+def test_papers_written_in_an_open_transaction_reach_the_index_only_once_committed(tmp_path, page):
+    path, _ = page
+    with Library(tmp_path / "lib.db") as lib:
+        lib.ingest([path], embed_vectors=False)
+        other = replace(next(iter(lib.papers())), id="zzzzzzzzzzzz", title="Quokka routing for sparse experts")
+        with pytest.raises(RuntimeError), lib.store.transaction():
+            lib.store.add_papers([(other, "quokka-key", None, ())])
+            assert names(lib.search("quokka", mode="lexical")) == [other.name]  # FTS5 sees the writer's own rows
+            raise RuntimeError("rolled back")
+        assert lib.search("quokka", mode="lexical") == []
+        with lib.store.transaction():
+            lib.store.add_papers([(other, "quokka-key", None, ())])
+        assert [h.paper.id for h in lib.search("quokka", mode="lexical")] == [other.id]
+        assert in_step(lib)
+
+
+def test_tantivy_matches_the_papers_fts5_matches_on_the_seed_queries(seeded_copy):
+    """Both passes match the same papers for every graded query; the order may differ where BM25 scores
+    nearly tie (tantivy's IDF is ln(1 + (N - n + 0.5) / (n + 0.5)), FTS5's has no 1 +, and a field's
+    weight lengthens tantivy's document), so the first results are compared as sets of three."""
+    queries = json.loads((ROOT / "bench" / "data" / "search_queries.json").read_text(encoding="utf-8"))["queries"]
+    with Library(seeded_copy) as lib:
+        store = lib.store
+        everything = lib.count()
+        for item in queries:
+            query = lib._lexical_query(item["query"], lexical.parse(item["query"]), "words")
+            by_fts5 = fts5.search(store.db, query, everything, where(None, SQLITE), None, store._frequencies, None)
+            by_tantivy = store.search_lexical(query, everything)
+            assert {(h.paper_id, h.every) for h in by_tantivy} == {(h.paper_id, h.every) for h in by_fts5}
+            assert by_tantivy[0].paper_id in {h.paper_id for h in by_fts5[:3]}
+            assert by_fts5[0].paper_id in {h.paper_id for h in by_tantivy[:3]}
+        assert in_step(lib)
+
+
+def test_two_connections_share_the_index_and_each_sees_the_others_papers(tmp_path, page):
+    path, _ = page
+    with Library(tmp_path / "lib.db") as writer, Library(tmp_path / "lib.db") as reader:
+        writer.ingest([path], embed_vectors=False)
+        assert names(reader.search("hallucinations diffusion", limit=1, mode="lexical")) == ["VGR"]
+        writer.ingest([SEEDS], embed_vectors=False)
+        assert names(reader.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]  # the reader caught it up
+        assert names(writer.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]  # the writer reads that
+        assert in_step(writer) and in_step(reader)
+
+
+def test_a_library_file_put_back_to_an_older_copy_gets_its_index_built_again(tmp_path, page):
+    path, _ = page
+    older = tmp_path / "older.db"
+    with Library(tmp_path / "lib.db") as lib:
+        lib.ingest([path], embed_vectors=False)
+        lib.search("VGR", mode="lexical")
+    shutil.copyfile(tmp_path / "lib.db", older)
+    with Library(tmp_path / "lib.db") as lib:
+        lib.ingest([SEEDS], embed_vectors=False)
+        assert names(lib.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]
+    shutil.copyfile(older, tmp_path / "lib.db")  # written in place: the same file, its papers as before
+    with Library(tmp_path / "lib.db") as lib:
+        assert "NEMO" not in names(lib.search("NEMO", mode="lexical"))
+        assert in_step(lib)
