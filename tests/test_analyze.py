@@ -63,7 +63,7 @@ def test_topic_labels_are_phrases_their_papers_use(seeded_db):
             texts[paper.topics[0]].append(set(phrases.phrases(semantic.text_of(paper))))
     shown = [phrase for label in topics for phrase in label.split(", ")]
     assert any(" " in phrase for phrase in shown)  # two- and three-word phrases first
-    assert not {word for phrase in shown for word in phrase.split()} & phrases.STOP_WORDS
+    assert not {word for phrase in shown for word in phrase.split()} & phrases.stop_words()
     for label, used in texts.items():
         for phrase in label.split(", "):
             users = sum(phrase in mine for mine in used)

@@ -144,7 +144,7 @@ def test_papers_tagged_on_hallucination_and_reliability_bring_more_of_their_topi
     assert sum(s.paper.id in RELIABILITY for s in found) >= 2
     for suggestion in found:
         assert suggestion.because.id in tagged and suggestion.shared_phrases
-        assert not {w for p in suggestion.shared_phrases for w in p.split()} & phrases.STOP_WORDS
+        assert not {w for p in suggestion.shared_phrases for w in p.split()} & phrases.stop_words()
 
 
 def test_a_paper_marked_not_relevant_is_never_suggested_and_steers_the_rest(seeded_copy):
