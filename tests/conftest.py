@@ -25,6 +25,12 @@ SEEDS = SHARED / "seeds"
 CORPUS = SHARED / "corpus" / "paperlists"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked slow run first: two test processes (pytest -n 2) take one each as they start, so
+    that neither is left running a long test alone at the end while the other waits."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @dataclass
 class Run:
     code: int

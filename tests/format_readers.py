@@ -9,6 +9,7 @@ that is missing raises ToolMissing with what to install: a check never passes by
 from __future__ import annotations
 
 import csv
+import fcntl
 import io
 import json
 import os
@@ -202,14 +203,15 @@ def pandoc_csv(path: Path) -> Reading:
 def node_packages() -> Path:
     """The npm packages, installed into the cache folder the first time."""
     modules = NPM_CACHE / "node_modules"
-    if not all((modules / p.rsplit("@", 1)[0]).is_dir() for p in NPM_PACKAGES):
-        NPM_CACHE.mkdir(parents=True, exist_ok=True)
-        run = _run(
-            [tool("npm"), "install", "--no-audit", "--no-fund", "--silent", "--prefix", str(NPM_CACHE), *NPM_PACKAGES],
-            NPM_CACHE,
-        )
-        if run.returncode:
-            raise ToolMissing(f"npm could not install {' '.join(NPM_PACKAGES)}: {run.stderr.strip()[-300:]}")
+    NPM_CACHE.mkdir(parents=True, exist_ok=True)
+    # Test processes running side by side (pytest -n) install one at a time; the others wait, then find it done.
+    with (NPM_CACHE / "install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not all((modules / p.rsplit("@", 1)[0]).is_dir() for p in NPM_PACKAGES):
+            npm = [tool("npm"), "install", "--no-audit", "--no-fund", "--silent", "--prefix", str(NPM_CACHE)]
+            run = _run([*npm, *NPM_PACKAGES], NPM_CACHE)
+            if run.returncode:
+                raise ToolMissing(f"npm could not install {' '.join(NPM_PACKAGES)}: {run.stderr.strip()[-300:]}")
     return modules
 
 

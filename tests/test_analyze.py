@@ -7,6 +7,7 @@ import shutil
 from dataclasses import replace
 from xml.etree import ElementTree
 
+import pytest
 from PIL import Image
 
 from paperscope.analyze import phrases
@@ -63,7 +64,7 @@ def test_topic_labels_are_phrases_their_papers_use(seeded_db):
             texts[paper.topics[0]].append(set(phrases.phrases(semantic.text_of(paper))))
     shown = [phrase for label in topics for phrase in label.split(", ")]
     assert any(" " in phrase for phrase in shown)  # two- and three-word phrases first
-    assert not {word for phrase in shown for word in phrase.split()} & phrases.STOP_WORDS
+    assert not {word for phrase in shown for word in phrase.split()} & phrases.stop_words()
     for label, used in texts.items():
         for phrase in label.split(", "):
             users = sum(phrase in mine for mine in used)
@@ -120,6 +121,7 @@ def test_the_map_is_drawn_as_svg_and_png(seeded_db, tmp_path):
     assert bad.code == 1 and "drawn as .svg or .png" in bad.err
 
 
+@pytest.mark.slow
 def test_stats_and_benchmarks(seeded_db):
     stats = json.loads(run_cli("--db", seeded_db, "stats", "--json").out)
     assert stats["papers"] == 51 and stats["venues"] == [{"name": "ICML 2026", "papers": 51}]

@@ -8,6 +8,7 @@ import json
 import re
 
 import bibtexparser
+import pytest
 import rispy
 
 from paperscope.library import Library
@@ -168,6 +169,7 @@ def test_a_library_made_before_keys_were_stored_gets_them_once(tmp_path):
     assert first == exported(db, "bibtex") and len(bib_entries(db)) == 51
 
 
+@pytest.mark.slow
 def test_every_format_from_the_command_line(seeded_db, tmp_path):
     for fmt in ("bibtex", "ris", "csl-json", "markdown", "csv", "jsonl"):
         out = tmp_path / f"papers.{fmt}"

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from .conftest import run_cli
 
 FAKE = Path(__file__).with_name("fake_apis.py")
@@ -65,6 +67,7 @@ def test_arxiv_waits_between_requests_and_retries(tmp_path):
     assert len(found) == 30 and all(p["venue"] == "arXiv" for p in found)
 
 
+@pytest.mark.slow
 def test_an_interrupted_fetch_resumes_where_it_stopped(tmp_path):
     db, pages = tmp_path / "lib.db", tmp_path / "pages"
     with fake_apis("page2") as env:

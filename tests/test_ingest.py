@@ -4,6 +4,7 @@ import re
 import shutil
 
 import orjson
+import pytest
 
 from paperscope.library import Library
 
@@ -169,6 +170,7 @@ def _uai_abstract():
         return next(p.abstract_raw for p in library.papers() if len(p.abstract) > 600)
 
 
+@pytest.mark.slow
 def test_the_whole_corpus_ingests_without_an_error(tmp_path):
     with Library(tmp_path / "corpus.db") as library:
         report = library.ingest([CORPUS], embed_vectors=False)

@@ -56,6 +56,7 @@ def test_notes_render_safely():
     assert 'href="https://example.org"' in html
 
 
+@pytest.mark.slow
 def test_the_command_line_round_trip(seeded_copy, tmp_path):
     db = ("--db", seeded_copy)
     assert run_cli(*db, "tag", VSD, "decoding", "fast").out.strip() == f"{VSD}: tags decoding, fast"
@@ -80,6 +81,7 @@ def test_the_command_line_round_trip(seeded_copy, tmp_path):
     assert bad.code == 1 and bad.err.startswith("error: unknown reading state")
 
 
+@pytest.mark.slow
 def test_saved_searches_show_what_a_later_ingest_added(seeded_any):
     db = ("--db", seeded_any)
     assert run_cli(*db, "save", "robots", "robot manipulation", "--mode", "lexical").code == 0
@@ -144,9 +146,10 @@ def test_papers_tagged_on_hallucination_and_reliability_bring_more_of_their_topi
     assert sum(s.paper.id in RELIABILITY for s in found) >= 2
     for suggestion in found:
         assert suggestion.because.id in tagged and suggestion.shared_phrases
-        assert not {w for p in suggestion.shared_phrases for w in p.split()} & phrases.STOP_WORDS
+        assert not {w for p in suggestion.shared_phrases for w in p.split()} & phrases.stop_words()
 
 
+@pytest.mark.slow
 def test_a_paper_marked_not_relevant_is_never_suggested_and_steers_the_rest(seeded_copy):
     db = ("--db", seeded_copy)
     run_cli(*db, "tag", VSD, "decoding")

@@ -274,6 +274,7 @@ def test_one_arxiv_id_joins_a_preprint_and_its_published_version(tmp_path):
         assert len(alone) == 1 and len(alone[0].sources) == 1  # the same title without the id stays apart
 
 
+@pytest.mark.slow
 def test_a_table_with_unknown_headers_is_read_with_a_map(tmp_path):
     table = tmp_path / "odd.tsv"
     table.write_text(

@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import psutil
@@ -20,6 +21,8 @@ from paperscope.library import Library
 from .conftest import CORPUS, run_cli
 
 LISTS = [CORPUS / name for name in ("naacl2024.json.gz", "iros2013.json.gz", "wacv2025.json.gz")]  # ~2,750 records
+KILLED_RUNS = 8  # ingests killed at moments spread over one ingest's duration
+WAL_HEADER = 32  # bytes of SQLite's write-ahead log before its first page
 # ~7,100 records: above pipeline.PARALLEL_ABOVE, so prepared in worker processes
 LARGE = [*LISTS, *(CORPUS / name for name in ("eccv2022.json.gz", "eccv2020.json.gz", "icra2021.json.gz"))]
 
@@ -50,6 +53,19 @@ def kill_after(process: subprocess.Popen, seconds: float) -> bool:
         return True
 
 
+def kill_while_writing(process: subprocess.Popen, wal: Path, written: int) -> bool:
+    """SIGKILL once the library's write-ahead log holds more than `written` bytes of the ingest's transaction
+    (it stays empty while the ingest reads and prepares), unless the ingest ended first."""
+    while process.poll() is None:
+        if wal.exists() and wal.stat().st_size > WAL_HEADER + written:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()
+            return True
+        time.sleep(0.002)
+    return False
+
+
+@pytest.mark.slow
 def test_an_ingest_killed_at_any_moment_leaves_the_library_before_or_after(seeded_copy, tmp_path):
     before = snapshot(seeded_copy)
     finished = tmp_path / "finished.db"
@@ -59,18 +75,25 @@ def test_an_ingest_killed_at_any_moment_leaves_the_library_before_or_after(seede
     duration = time.perf_counter() - started
     after = snapshot(finished)
     assert after != before
-    rng = random.Random(20)
-    killed = 0
-    for run in range(20):
-        db = tmp_path / f"run{run}.db"
+
+    def run(name: str, kill: Callable[[subprocess.Popen, Path], bool]) -> bool:
+        db = tmp_path / f"{name}.db"
         db.write_bytes(seeded_copy.read_bytes())
-        killed += kill_after(
-            start("--db", db, "ingest", *LISTS, "--no-embed"), rng.uniform(0.2, 0.7 * duration)
-        )  # later runs are warmer, so faster
-        assert snapshot(db) in (before, after), f"run {run}: a partial ingest"
-    assert killed >= 15  # most runs really were cut short
+        was_killed = kill(start("--db", db, "ingest", *LISTS, "--no-embed"), db)
+        assert snapshot(db) in (before, after), f"{name}: a partial ingest"
+        return was_killed
+
+    # Killed at moments evenly spread from start-up to 70% of a whole ingest (later runs are warmer, so
+    # faster), while it reads and prepares; then twice while it writes its one transaction.
+    moments = [0.2 + (0.7 * duration - 0.2) * k / (KILLED_RUNS - 1) for k in range(KILLED_RUNS)]
+    killed = sum(run(f"after {moment:.2f} s", lambda p, _, m=moment: kill_after(p, m)) for moment in moments)
+    assert killed >= 0.75 * KILLED_RUNS  # most runs really were cut short
+    for written in (0, 4 << 20):  # its first page, and 4 MiB into it
+        name = f"after {written} bytes written"
+        assert run(name, lambda p, db, w=written: kill_while_writing(p, db.with_name(db.name + "-wal"), w)), name
 
 
+@pytest.mark.slow
 def test_a_killed_ingest_leaves_no_worker_processes(seeded_copy):
     before = snapshot(seeded_copy)
     ingest = start("--db", seeded_copy, "ingest", *LARGE, "--no-embed")
@@ -88,6 +111,7 @@ def test_a_killed_ingest_leaves_no_worker_processes(seeded_copy):
     assert snapshot(seeded_copy) == before
 
 
+@pytest.mark.slow
 def test_embedding_killed_at_any_moment_keeps_whole_batches(tmp_path):
     assert COMMIT_EVERY % FIRST_BATCHES == 0  # so every sum of whole batches is a multiple of FIRST_BATCHES
     db = tmp_path / "lib.db"

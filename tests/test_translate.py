@@ -138,6 +138,7 @@ def test_knowledge_distillation_on_acl_2022(tmp_path):
         assert len(top) == 5 and all("distil" in h.paper.display_title.lower() for h in top)
 
 
+@pytest.mark.slow
 def test_the_command_line_says_what_it_searched(seeded_db):
     run = run_cli("--db", seeded_db, "search", "推测解码", "--limit", "2")
     assert run.code == 0 and run.out.splitlines()[0] == 'searched as: "speculative decoding"'

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import orjson
 import typer
@@ -30,15 +30,10 @@ from rich.table import Table
 
 from paperscope import responses
 from paperscope.analyze.benchmarks import Benchmark
-from paperscope.analyze.charts import topic_map
-from paperscope.analyze.plot import draw_topic_map
 from paperscope.atomic import replacing
 from paperscope.copying import copy_library
 from paperscope.errors import PaperscopeError
 from paperscope.export import FORMATS, export_format
-from paperscope.face.security import parse_readers
-from paperscope.fetch import apis
-from paperscope.fetch.apis import Fetched
 from paperscope.index.lexical import Filters
 from paperscope.library import MAX_RESULTS, Library, SearchPage
 from paperscope.model import Paper
@@ -46,6 +41,9 @@ from paperscope.normalize.math import to_unicode
 from paperscope.personal import NOT_RELEVANT, Personal
 from paperscope.pipeline import IngestReport
 from paperscope.store import DEFAULT_READER, is_server, safe_location
+
+if TYPE_CHECKING:
+    from paperscope.fetch.apis import Fetched
 
 app = typer.Typer(
     help="Explore a conference's paper list: ingest it, then list, show, search and export its papers.",
@@ -481,6 +479,9 @@ def draw_map(
 
     Example: paperscope map -o map.svg
     """
+    from paperscope.analyze.charts import topic_map  # imported here: colorcet and matplotlib cost other commands 0.6 s
+    from paperscope.analyze.plot import draw_topic_map
+
     to_stdout = str(output) == "-"
     if not to_stdout and output.suffix.lower() not in (".svg", ".png"):
         raise PaperscopeError(f"{output}: the map is drawn as .svg or .png")
@@ -871,6 +872,8 @@ def fetch_openreview(
             since_ms = int(datetime.fromisoformat(since).replace(tzinfo=UTC).timestamp() * 1000)
         except ValueError:
             raise PaperscopeError(f"--since takes a date like 2025-01-31, not {since!r}") from None
+    from paperscope.fetch import apis  # imported here: the HTTP client costs every other command its start-up
+
     folder = _fetch_folder(ctx, db, save, f"openreview-{venue}-{'accepted' if accepted else 'all'}-{since or ''}")
     with _progress() as report:
         fetched = apis.openreview(venue, folder, accepted, since_ms, report)
@@ -892,6 +895,8 @@ def fetch_arxiv(
 
     Example: paperscope fetch arxiv --query 'cat:cs.LG AND ti:diffusion' --max 200
     """
+    from paperscope.fetch import apis
+
     folder = _fetch_folder(ctx, db, save, f"arxiv-{query}-{most}")
     with _progress() as report:
         fetched = apis.arxiv(query, folder, most, report)
@@ -963,6 +968,7 @@ def serve(
     Example: paperscope serve --port 8000 --workers 2
     """
     from paperscope import serving
+    from paperscope.face.security import parse_readers
 
     path = _existing(_location(ctx, db))
     token = os.environ.get("PAPERSCOPE_TOKEN") or None

@@ -9,12 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from .conftest import serving
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 EXAMPLES = 10  # per operation and phase: about 1,000 cases, under a minute on a loaded two-core machine
 
 
+@pytest.mark.slow
 def test_schemathesis_finds_no_failure(seeded_db, tmp_path):
     db = tmp_path / "api.db"
     shutil.copy(seeded_db, db)  # its writes (tags, notes, saved searches) stay in this copy

@@ -9,10 +9,9 @@ both kinds are kept ("3d point cloud", "training data").
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
-
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 LONGEST = 3
 _ADVERB = re.compile(r"(?:al|iv|ou|en|an|ing|ed)ly$")  # "theoretically", "effectively" end a run
@@ -64,7 +63,17 @@ _TOPICAL = {
     "thin",
     "top",
 }
-STOP_WORDS = (frozenset(ENGLISH_STOP_WORDS) - _TOPICAL) | GENRE_WORDS | {"et", "al", "e", "g", "i", "ie", "eg", "vs"}
+
+
+@functools.cache
+def stop_words() -> frozenset[str]:
+    """The words a phrase never holds: scikit-learn's English stop words (less the topical ones), the genre's
+    and citation crumbs. Built on first use: importing scikit-learn would add a second to every command."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return (frozenset(ENGLISH_STOP_WORDS) - _TOPICAL) | GENRE_WORDS | {"et", "al", "e", "g", "i", "ie", "eg", "vs"}
+
+
 # Words that belong in a phrase ("large language models", "training data") but say nothing alone.
 GENERIC_WORDS = frozenset(
     """
@@ -80,8 +89,9 @@ def phrases(text: str) -> list[str]:
     """Every 1–3-word run of content words in `text` (repeats kept, in order)."""
     found: list[str] = []
     run: list[str] = []
+    stop = stop_words()
     for word in [*_TOKEN.findall(_LINK.sub(" . ", text.lower())), "."]:  # "." ends the last run
-        if word in STOP_WORDS or not word[0].isalnum() or _ADVERB.search(word):
+        if word in stop or not word[0].isalnum() or _ADVERB.search(word):
             found += _grams(run)
             run = []
         else:

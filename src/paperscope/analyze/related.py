@@ -15,9 +15,7 @@ import itertools
 import math
 import re
 from collections import Counter
-from functools import lru_cache
-
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+from functools import cache, lru_cache
 
 LEXICAL_WEIGHT = 0.5
 QUERY_WORDS = 20  # the distinctive words a "more like this" query is made of
@@ -34,7 +32,15 @@ _GENRE = frozenset(
     "improve improves improved improvement provide provides present presents introduce introduces study "
     "studies approach model models learning data many often recent recently key via make makes large".split()
 )
-STOP = ENGLISH_STOP_WORDS | _GENRE
+
+
+@cache
+def stop_words() -> frozenset[str]:
+    """scikit-learn's English stop words and the genre's, built on first use (importing scikit-learn would
+    add a second to every command)."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return ENGLISH_STOP_WORDS | _GENRE
 
 
 def words(text: str) -> list[str]:
@@ -44,7 +50,7 @@ def words(text: str) -> list[str]:
 
 @lru_cache(maxsize=200_000)
 def _term(token: str) -> str | None:
-    if token in STOP or len(token) < 3:
+    if token in stop_words() or len(token) < 3:
         return None
     plural = len(token) > 4 and token.endswith("s") and not token.endswith(("ss", "us", "is", "es"))
     return token[:-1] if plural else token
