@@ -19,6 +19,7 @@ from paperscope.store import Store
 _STOP = frozenset(["a", "an", "the", "of", "on", "for", "in", "to", "and", "with", "towards", "via", "is", "are"])
 _IMPORTED = re.compile(r"^[A-Za-z0-9_:.\-+/]{1,64}$")  # keys BibTeX, biber and pandoc all accept
 _IMPORTED_FROM = ("bibtex", "csl-json", "zotero-json")
+CHUNK = 5_000  # papers given keys at a time
 
 
 def ascii_word(text: str) -> str:
@@ -49,10 +50,15 @@ def base(paper: Paper) -> str:
 
 
 def ensure(store: Store) -> None:
-    """Keys for the papers that have none yet, in id order, inside the caller's transaction."""
-    missing = store.papers_without_cite_key()
-    if missing:
-        store.put_cite_keys(assign(missing, {key.casefold() for key in store.cite_keys().values()}))
+    """Keys for the papers that have none yet, in id order, inside the caller's transaction; read
+    CHUNK papers at a time (a million new papers would not fit in memory at once)."""
+    taken: set[str] | None = None
+    after = ""
+    while missing := store.papers_without_cite_key(after, CHUNK):
+        if taken is None:
+            taken = {key.casefold() for key in store.cite_keys().values()}
+        store.put_cite_keys(assign(missing, taken))
+        after = missing[-1].id
 
 
 def assign(papers: Iterable[Paper], taken: set[str]) -> dict[str, str]:
