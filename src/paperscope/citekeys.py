@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
+from itertools import islice
 
 from paperscope.model import Paper
 from paperscope.normalize.names import parse_name
@@ -45,8 +47,19 @@ def base(paper: Paper) -> str:
         return ascii_word(paper.name) + year
     title_words = [w for w in (ascii_word(w) for w in (paper.title or paper.display_title).split()) if w]
     word = next((w for w in title_words if w not in _STOP), "paper")
-    author = ascii_word(parse_name(paper.authors[0]).family) if paper.authors else ""
+    author = _family(paper.authors[0]) if paper.authors else ""
     return f"{author or 'anon'}{year}{word}"
+
+
+@lru_cache(maxsize=8_192)  # a prolific first author's name is parsed once
+def _family(author: str) -> str:
+    return ascii_word(parse_name(author).family)
+
+
+def wanted(paper: Paper) -> str:
+    """What a key is made from, as one compact line: the paper's id, the key it brings ("" for
+    none) and its stem, tab-separated (none of them holds a tab)."""
+    return f"{paper.id}\t{imported(paper) or ''}\t{base(paper)}"
 
 
 def ensure(store: Store) -> None:
@@ -61,15 +74,27 @@ def ensure(store: Store) -> None:
         after = missing[-1].id
 
 
+def ensure_wanted(store: Store, lines: Iterable[str]) -> None:
+    """As `ensure`, when the papers without a key are known, as `wanted` lines in id order."""
+    taken = {key.casefold() for key in store.cite_keys().values()}
+    lines = iter(lines)
+    while chunk := list(islice(lines, CHUNK)):
+        store.put_cite_keys(assign_wanted(chunk, taken))
+
+
 def assign(papers: Iterable[Paper], taken: set[str]) -> dict[str, str]:
     """New keys for `papers` (paper id → key), none of them in `taken`, which they are added to."""
+    return assign_wanted(map(wanted, papers), taken)
+
+
+def assign_wanted(lines: Iterable[str], taken: set[str]) -> dict[str, str]:
+    """As `assign`, from `wanted` lines."""
     keys: dict[str, str] = {}
-    for paper in papers:
-        wanted = imported(paper)
-        if wanted is None or wanted.casefold() in taken:
-            wanted = _free(base(paper), taken)
-        taken.add(wanted.casefold())
-        keys[paper.id] = wanted
+    for line in lines:
+        paper_id, brought, stem = line.split("\t")
+        key = brought if brought and brought.casefold() not in taken else _free(stem, taken)
+        taken.add(key.casefold())
+        keys[paper_id] = key
     return keys
 
 

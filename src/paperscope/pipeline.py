@@ -344,6 +344,11 @@ class _Writer:
         self.keys: dict[str, str] = {}  # the keys of touched papers, as candidates showed them
         self.rewritten: dict[str, str] = {}  # papers stored before this ingest that it rewrote: their outcome
         self.merged: dict[str, list[str]] = {}  # the sources of each paper with several that this ingest joined
+        # What the citation keys of the papers this ingest creates are made from (citekeys.wanted), taken
+        # from the papers at hand rather than read back; None for a library holding papers without a key
+        # already (made before keys were stored), whose keys are then assigned from the stored papers.
+        self.wanted: list[str] | None = None if store.papers_without_cite_key(limit=1) else []
+        self.rewanted: dict[str, str] = {}  # papers created in an earlier batch and rewritten since
 
     def add_file(self, read: _File) -> None:
         self.unregistered.append(read)
@@ -381,7 +386,11 @@ class _Writer:
         self._register_files()
         self._write_papers({}, self.touched, self.keys)
         self.report.papers_removed = self.store.remove_orphans()
-        citekeys.ensure(self.store)
+        if self.wanted is None:
+            citekeys.ensure(self.store)
+        else:
+            self.wanted.sort()  # by paper id, which leads each line
+            citekeys.ensure_wanted(self.store, (self.rewanted.get(w[: w.index("\t")], w) for w in self.wanted))
         for outcome in self.rewritten.values():
             setattr(self.report, f"papers_{outcome}", getattr(self.report, f"papers_{outcome}") + 1)
         self.report.duplicates_merged = [self.merged[paper_id] for paper_id in sorted(self.merged)]
@@ -393,6 +402,8 @@ class _Writer:
 
         def flush() -> None:
             self.store.add_papers(created)
+            if self.wanted is not None:
+                self.wanted += (citekeys.wanted(paper) for paper, _, _, _ in created)
             self.report.papers_created += len(created)
             created.clear()
 
@@ -406,7 +417,7 @@ class _Writer:
             paper = assemble(paper_id, items)
             row = (paper, keys.get(paper_id, ""), dedupe.title_key(paper.title), _bands(items, paper))
             if paper_id in existing:
-                self._rewritten(paper_id, self.store.put_paper(*row))
+                self._rewritten(paper, self.store.put_paper(*row))
             else:
                 created.append(row)
                 if len(created) >= _WRITE_BATCH:
@@ -415,11 +426,14 @@ class _Writer:
                 self.merged[paper_id] = [f"{s.path}:{s.line}" for s in paper.sources]
         flush()
 
-    def _rewritten(self, paper_id: str, outcome: str) -> None:
-        """A stored paper written again: "created" means created earlier in this ingest (counted then);
-        one stored before it is updated if any of its rewrites changed it."""
-        if outcome != "created" and self.rewritten.get(paper_id) != "updated":
-            self.rewritten[paper_id] = outcome
+    def _rewritten(self, paper: Paper, outcome: str) -> None:
+        """A stored paper written again: "created" means created earlier in this ingest (counted then,
+        its key still to come); one stored before it is updated if any of its rewrites changed it."""
+        if outcome == "created":
+            if self.wanted is not None:
+                self.rewanted[paper.id] = citekeys.wanted(paper)
+        elif self.rewritten.get(paper.id) != "updated":
+            self.rewritten[paper.id] = outcome
 
 
 def _papers_of(
