@@ -283,8 +283,8 @@ def _prepared_batches(
             prepared = [prepare(*job) for job in first]
         if progress:
             progress("records", len(prepared), len(prepared))
-        if prepared:
-            yield prepared
+        for start in range(0, len(prepared), BATCH):
+            yield prepared[start : start + BATCH]
         return
     pool = workers.pool(min(4, os.cpu_count() or 1))
     try:
