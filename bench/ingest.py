@@ -18,6 +18,7 @@ import gzip
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -42,6 +43,8 @@ class TreeMemory:
         self.main = 0
         self.workers: dict[int, int] = {}
         self.total = 0
+        self.main_cpu = 0.0  # seconds, user + system, as last seen
+        self.tree_cpu = 0.0  # the process and its workers, once it has ended
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self._thread.start()
@@ -50,6 +53,7 @@ class TreeMemory:
         while not self._done.wait(SAMPLE_EVERY):
             try:
                 main = self.root.memory_info().rss
+                self.main_cpu = sum(self.root.cpu_times()[:2])
                 children = {c.pid: c.memory_info().rss for c in self.root.children(recursive=True)}
             except psutil.Error:
                 continue
@@ -73,8 +77,11 @@ def run_ingest(src: Path, lists: list[Path], db: Path) -> tuple[float, dict, Tre
         env={**os.environ, "PYTHONPATH": str(src)},
     )
     memory = TreeMemory(process.pid)
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out, err = process.communicate()
     memory.stop()
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    memory.tree_cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
     elapsed = time.perf_counter() - started
     if process.returncode:
         sys.exit(f"ingest failed: {err.strip()}")
@@ -187,6 +194,10 @@ def _print(seconds: float, report: dict, memory: TreeMemory, db: Path) -> None:
     print(
         f"peak RSS: main {memory.main / 2**20:,.0f} MB, workers [{workers}] MB, "
         f"whole tree {memory.total / 2**20:,.0f} MB (target < 1,536 MB)"
+    )
+    print(
+        f"processor time: {memory.tree_cpu:,.1f} s in all = {records / memory.tree_cpu:,.0f} records per CPU-second; "
+        f"main process ≥ {memory.main_cpu:,.1f} s (its last sample)"
     )
     size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*"))
     print(f"database size: {size / 2**20:,.0f} MB")
