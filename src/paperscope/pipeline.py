@@ -346,11 +346,11 @@ class _Writer:
         self.keys: dict[str, str] = {}  # the keys of touched papers, as candidates showed them
         self.rewritten: dict[str, str] = {}  # papers stored before this ingest that it rewrote: their outcome
         self.merged: dict[str, list[str]] = {}  # the sources of each paper with several that this ingest joined
-        # What the citation keys of the papers this ingest creates are made from (citekeys.wanted), taken
-        # from the papers at hand rather than read back; None for a library holding papers without a key
-        # already (made before keys were stored), whose keys are then assigned from the stored papers.
-        self.wanted: list[str] | None = None if store.papers_without_cite_key(limit=1) else []
-        self.rewanted: dict[str, str] = {}  # papers created in an earlier batch and rewritten since
+        # Whether every stored paper has its citation key: then the keys of the papers this ingest
+        # creates are made from the papers at hand, not read back (a library made before keys were
+        # stored gets its missing keys from the stored papers).
+        self.keyed = not store.papers_without_cite_key(limit=1)
+        self.created: dict[str, str] = {}  # papers this ingest created → what their key is made from (keyed)
 
     def add_file(self, read: _File) -> None:
         self.unregistered.append(read)
@@ -388,11 +388,10 @@ class _Writer:
         self._register_files()
         self._write_papers({}, self.touched, self.keys)
         self.report.papers_removed = self.store.remove_orphans()
-        if self.wanted is None:
-            citekeys.ensure(self.store)
+        if self.keyed:
+            citekeys.ensure_wanted(self.store, (self.created[paper_id] for paper_id in sorted(self.created)))
         else:
-            self.wanted.sort()  # by paper id, which leads each line
-            citekeys.ensure_wanted(self.store, (self.rewanted.get(w[: w.index("\t")], w) for w in self.wanted))
+            citekeys.ensure(self.store)
         for outcome in self.rewritten.values():
             setattr(self.report, f"papers_{outcome}", getattr(self.report, f"papers_{outcome}") + 1)
         self.report.duplicates_merged = [self.merged[paper_id] for paper_id in sorted(self.merged)]
@@ -404,8 +403,7 @@ class _Writer:
 
         def flush() -> None:
             self.store.add_papers(created)
-            if self.wanted is not None:
-                self.wanted += (citekeys.wanted(paper) for paper, _, _, _ in created)
+            self.created.update((paper.id, self._wanted(paper)) for paper, _, _, _ in created)
             self.report.papers_created += len(created)
             created.clear()
 
@@ -418,8 +416,11 @@ class _Writer:
                 continue  # every source went away: removed with the orphans
             paper = assemble(paper_id, items)
             row = (paper, keys.get(paper_id, ""), dedupe.title_key(paper.title), _bands(items, paper))
-            if paper_id in existing:
-                self._rewritten(paper, self.store.put_paper(*row))
+            if paper_id in self.created:  # in an earlier batch
+                self.store.put_paper(*row, added=True)
+                self.created[paper_id] = self._wanted(paper)
+            elif paper_id in existing:
+                self._rewritten(paper_id, self.store.put_paper(*row))
             else:
                 created.append(row)
                 if len(created) >= _WRITE_BATCH:
@@ -428,14 +429,13 @@ class _Writer:
                 self.merged[paper_id] = [f"{s.path}:{s.line}" for s in paper.sources]
         flush()
 
-    def _rewritten(self, paper: Paper, outcome: str) -> None:
-        """A stored paper written again: "created" means created earlier in this ingest (counted then,
-        its key still to come); one stored before it is updated if any of its rewrites changed it."""
-        if outcome == "created":
-            if self.wanted is not None:
-                self.rewanted[paper.id] = citekeys.wanted(paper)
-        elif self.rewritten.get(paper.id) != "updated":
-            self.rewritten[paper.id] = outcome
+    def _rewritten(self, paper_id: str, outcome: str) -> None:
+        """A paper stored before this ingest, written again: updated if any of its rewrites changed it."""
+        if self.rewritten.get(paper_id) != "updated":
+            self.rewritten[paper_id] = outcome
+
+    def _wanted(self, paper: Paper) -> str:
+        return citekeys.wanted(paper) if self.keyed else ""
 
 
 def _papers_of(

@@ -287,16 +287,17 @@ class SQLCore(ABC):
         )
         self._index([p for p, _, _, _ in rows])
 
-    def put_paper(self, paper: Paper, key: str, title_key: str | None, bands: tuple[int, ...]) -> str:
-        """Insert or replace a paper; says whether, since this transaction began, it was created,
-        updated or left unchanged (a paper added earlier in the transaction stays "created")."""
+    def put_paper(
+        self, paper: Paper, key: str, title_key: str | None, bands: tuple[int, ...], added: bool = False
+    ) -> str:
+        """Insert or replace a paper; says whether it was created, updated or left unchanged. `added`:
+        the paper was added earlier in this transaction, so it stays "created" (logged as added only)."""
         self._exclusive()
         data = pack(paper)
         old = self._one("SELECT data FROM papers WHERE id = ?", (paper.id,))
         if not old:
             self.add_papers([(paper, key, title_key, bands)])
             return "created"
-        added = self._added_now(paper.id)
         if old[0] == data:
             return "created" if added else "unchanged"
         self._drop(paper.id)
@@ -306,13 +307,6 @@ class SQLCore(ABC):
         if detail := change_detail(unpack(old[0]), paper):
             self._log([(paper.id, "changed", detail)])
         return "updated"
-
-    def _added_now(self, paper_id: str) -> bool:
-        """Whether this transaction added the paper (its "added" change carries this transaction's stamp)."""
-        row = self._one(
-            "SELECT 1 FROM changes WHERE paper_id = ? AND kind = 'added' AND at = ?", (paper_id, self._stamp)
-        )
-        return row is not None
 
     def _drop(self, paper_id: str) -> None:
         """A paper out of the papers table, its bands, identities and search index."""
