@@ -6,18 +6,16 @@
 Prints, for each source tree given (default: the one imported here), records/s, where the time goes
 per stage, the peak RSS of the ingest's main process, of each worker and of the whole process tree
 (sampled with psutil), the database size, and the time of a second, unchanged re-ingest. `--copies N`
-ingests the corpus N times over, each copy with perturbed ids, titles and abstracts (so that the
-copies are other papers), to show how memory grows with the input. `--compare` dumps the libraries
+ingests the corpus N times over, copies 1 … N-1 with perturbed ids, titles and abstracts (scale.py's
+`replicate`), to show how memory grows with the input. `--compare` dumps the libraries
 the source trees made and says whether they hold the same rows (timestamps aside).
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
-import random
 import resource
 import subprocess
 import sys
@@ -26,12 +24,11 @@ import threading
 import time
 from pathlib import Path
 
-import orjson
 import psutil
+from scale import replicate
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CORPUS = HERE.parent.parent / "shared" / "corpus" / "paperlists"
-ABSTRACT_WORDS_REPLACED = 0.2
 SAMPLE_EVERY = 0.2  # seconds
 
 
@@ -88,38 +85,6 @@ def run_ingest(src: Path, lists: list[Path], db: Path) -> tuple[float, dict, Tre
     return elapsed, json.loads(out), memory
 
 
-def perturbed_copies(lists: list[Path], copies: int, folder: Path) -> list[Path]:
-    """The lists, then copies 1 … copies-1 of each: every record's id, one title word and a fifth of
-    its abstract's words replaced, in a list named for another venue (`icmlx1` for icml)."""
-    made = list(lists)
-    for copy in range(1, copies):
-        rng = random.Random(copy)
-        for path in lists:
-            venue_year = path.name.split(".", 1)[0]
-            year = venue_year[-4:]
-            records = orjson.loads(gzip.decompress(path.read_bytes()))
-            for record in records:
-                _perturb(record, copy, rng)
-            target = folder / f"{venue_year[:-4]}x{copy}{year}.json.gz"
-            target.write_bytes(gzip.compress(orjson.dumps(records), compresslevel=1))
-            made.append(target)
-    return made
-
-
-def _perturb(record: dict, copy: int, rng: random.Random) -> None:
-    if record.get("id"):
-        record["id"] = f"{record['id']}x{copy}"
-    title = str(record.get("title") or "").split()
-    if title:
-        title[rng.randrange(len(title))] = f"w{rng.randrange(10**6)}"
-        record["title"] = " ".join(title)
-    abstract = str(record.get("abstract") or "").split()
-    for _ in range(int(len(abstract) * ABSTRACT_WORDS_REPLACED)):
-        abstract[rng.randrange(len(abstract))] = f"w{rng.randrange(10**6)}"
-    if abstract:
-        record["abstract"] = " ".join(abstract)
-
-
 _DIGEST = """
 import hashlib, json, sys
 from paperscope.store import open_store
@@ -160,7 +125,9 @@ def main() -> None:
     lists = sorted(args.corpus.glob("*.json.gz"))[: args.lists]
     print(f"cores: {os.cpu_count()}; load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory() as tmp:
-        inputs = perturbed_copies(lists, args.copies, Path(tmp)) if args.copies > 1 else lists
+        if args.copies > 1:
+            replicate(lists, args.copies, Path(tmp) / "input")
+        inputs = [Path(tmp) / "input"] if args.copies > 1 else lists
         digests = []
         for number, src in enumerate(args.src):
             db = Path(tmp) / f"bench{number}.db"
