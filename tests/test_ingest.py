@@ -6,7 +6,9 @@ import shutil
 import orjson
 import pytest
 
+from paperscope import pipeline
 from paperscope.library import Library
+from paperscope.store.core import COLUMNS
 
 from .conftest import CORPUS, SEEDS
 
@@ -185,3 +187,32 @@ def _snapshot(location):
     """Every row of the library, as `copy` reads it: the same on both backends."""
     with Library(location) as library:
         return list(library.store.dump())
+
+
+def library_rows(location) -> dict[str, set[str]]:
+    """Every table's rows as the library dumps them, timestamps aside (they differ between any two ingests)."""
+    timestamps = {"at", "ingested_at", "updated_at"}
+    rows: dict[str, set[str]] = {}
+    with Library(location) as library:
+        for table, chunk in library.store.dump():
+            kept = [i for i, column in enumerate(COLUMNS[table]) if column not in timestamps]
+            rows.setdefault(table, set()).update(orjson.dumps([row[i] for i in kept]).decode() for row in chunk)
+    return rows
+
+
+def test_an_ingest_written_in_small_batches_makes_the_same_library(tmp_path, monkeypatch):
+    """A paper whose duplicate comes in a later batch merges with it as within one batch: the seeds'
+    six merges, with every record in a batch of its own, give the same papers, ids, sources and keys."""
+    with Library(tmp_path / "one.db") as library:
+        whole = library.ingest([SEEDS], embed_vectors=False)
+    monkeypatch.setattr(pipeline, "BATCH", 1)
+    with Library(tmp_path / "many.db") as library:
+        batched = library.ingest([SEEDS], embed_vectors=False)
+    assert library_rows(tmp_path / "many.db") == library_rows(tmp_path / "one.db")
+    assert len(library_rows(tmp_path / "one.db")["papers"]) == 51
+    assert (batched.papers_created, batched.records_merged, batched.duplicates_merged) == (
+        whole.papers_created,
+        whole.records_merged,
+        whole.duplicates_merged,
+    )
+    assert batched.records_merged == 6

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
+from itertools import islice
 
 from paperscope.model import Paper
 from paperscope.normalize.names import parse_name
@@ -19,6 +21,7 @@ from paperscope.store import Store
 _STOP = frozenset(["a", "an", "the", "of", "on", "for", "in", "to", "and", "with", "towards", "via", "is", "are"])
 _IMPORTED = re.compile(r"^[A-Za-z0-9_:.\-+/]{1,64}$")  # keys BibTeX, biber and pandoc all accept
 _IMPORTED_FROM = ("bibtex", "csl-json", "zotero-json")
+CHUNK = 5_000  # papers given keys at a time
 
 
 def ascii_word(text: str) -> str:
@@ -44,26 +47,54 @@ def base(paper: Paper) -> str:
         return ascii_word(paper.name) + year
     title_words = [w for w in (ascii_word(w) for w in (paper.title or paper.display_title).split()) if w]
     word = next((w for w in title_words if w not in _STOP), "paper")
-    author = ascii_word(parse_name(paper.authors[0]).family) if paper.authors else ""
+    author = _family(paper.authors[0]) if paper.authors else ""
     return f"{author or 'anon'}{year}{word}"
 
 
+@lru_cache(maxsize=8_192)  # a prolific first author's name is parsed once
+def _family(author: str) -> str:
+    return ascii_word(parse_name(author).family)
+
+
+def wanted(paper: Paper) -> str:
+    """What a key is made from, as one compact line: the paper's id, the key it brings ("" for
+    none) and its stem, tab-separated (none of them holds a tab)."""
+    return f"{paper.id}\t{imported(paper) or ''}\t{base(paper)}"
+
+
 def ensure(store: Store) -> None:
-    """Keys for the papers that have none yet, in id order, inside the caller's transaction."""
-    missing = store.papers_without_cite_key()
-    if missing:
-        store.put_cite_keys(assign(missing, {key.casefold() for key in store.cite_keys().values()}))
+    """Keys for the papers that have none yet, in id order, inside the caller's transaction; read
+    CHUNK papers at a time (a million new papers would not fit in memory at once)."""
+    taken: set[str] | None = None
+    after = ""
+    while missing := store.papers_without_cite_key(after, CHUNK):
+        if taken is None:
+            taken = {key.casefold() for key in store.cite_keys().values()}
+        store.put_cite_keys(assign(missing, taken))
+        after = missing[-1].id
+
+
+def ensure_wanted(store: Store, lines: Iterable[str]) -> None:
+    """As `ensure`, when the papers without a key are known, as `wanted` lines in id order."""
+    taken = {key.casefold() for key in store.cite_keys().values()}
+    lines = iter(lines)
+    while chunk := list(islice(lines, CHUNK)):
+        store.put_cite_keys(assign_wanted(chunk, taken))
 
 
 def assign(papers: Iterable[Paper], taken: set[str]) -> dict[str, str]:
     """New keys for `papers` (paper id → key), none of them in `taken`, which they are added to."""
+    return assign_wanted(map(wanted, papers), taken)
+
+
+def assign_wanted(lines: Iterable[str], taken: set[str]) -> dict[str, str]:
+    """As `assign`, from `wanted` lines."""
     keys: dict[str, str] = {}
-    for paper in papers:
-        wanted = imported(paper)
-        if wanted is None or wanted.casefold() in taken:
-            wanted = _free(base(paper), taken)
-        taken.add(wanted.casefold())
-        keys[paper.id] = wanted
+    for line in lines:
+        paper_id, brought, stem = line.split("\t")
+        key = brought if brought and brought.casefold() not in taken else _free(stem, taken)
+        taken.add(key.casefold())
+        keys[paper_id] = key
     return keys
 
 

@@ -494,7 +494,7 @@ class Library:
         if not chosen.cites:
             chosen.write(papers, out)
             return
-        if self.store.papers_without_cite_key():  # a library made before keys were stored gets them now, once
+        if self.store.papers_without_cite_key(limit=1):  # a library made before keys were stored gets them now, once
             with self.store.transaction():
                 citekeys.ensure(self.store)
         chosen.write((p for p in papers if not citation.placeholder(p)), out, self.store.cite_keys())

@@ -6,9 +6,12 @@ import gc
 import hashlib
 import os
 import time
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from concurrent.futures import Executor, Future
+from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass, field
+from itertools import chain, islice
 from pathlib import Path
 
 from paperscope import citekeys, dedupe, workers
@@ -22,6 +25,9 @@ from paperscope.sources.format import InputFormat
 from paperscope.store import LibraryPaper, Store
 
 MAX_FILES = 10_000
+BATCH = 10_000  # records prepared, grouped and written at a time: what bounds an ingest's memory
+CHUNK = 250  # records a worker process prepares per job
+AHEAD = 2  # batches the workers may prepare ahead of the one being written
 _WRITE_BATCH = 2_000  # papers held before they are written
 PARALLEL_ABOVE = 4_000  # records; below this, starting worker processes costs more than it saves
 # Files a folder holds beside its lists: never read as lists (a README would pass as a listing page).
@@ -99,8 +105,7 @@ class _File:
     path: Path
     sha256: str
     format: str
-    records: list[RawRecord]  # emptied once prepared: the prepared copies are the ones kept
-    count: int = 0
+    count: int  # records read from it
 
 
 def discover(paths: Sequence[str | Path]) -> list[tuple[Path, bool]]:
@@ -170,15 +175,35 @@ def _ingest(
     progress: Progress | None,
     options: Mapping[str, object],
 ) -> None:
-    clock = time.perf_counter()
-    files = _read_files(discover(paths), store, report, skip_bad, progress, options)
-    report.records_read = sum(f.count for f in files)
-    report.seconds["read"], clock = time.perf_counter() - clock, time.perf_counter()
-    prepared = _prepare_all(files, progress)
-    report.seconds["prepare"], clock = time.perf_counter() - clock, time.perf_counter()
-    with store.transaction():
-        _store(files, prepared, store, report)
-    report.seconds["store"] = time.perf_counter() - clock
+    """Files are read, prepared and written a batch at a time, so that memory stays bounded whatever
+    the input's size; the one transaction opens with the first batch and commits after the last."""
+    writer = _Writer(store, report)
+    records = _read(_changed_files(discover(paths), store, report), writer, report, skip_bad, progress, options)
+    with ExitStack() as transaction:
+        opened = False
+        for batch in _prepared_batches(records, report, progress):
+            if not opened:
+                transaction.enter_context(store.transaction())
+                opened = True
+            with _timed(report, "store"):
+                writer.write(batch)
+        if not opened:
+            transaction.enter_context(store.transaction())
+        with _timed(report, "finish"):
+            writer.finish()
+            transaction.close()  # the commit
+
+
+@contextmanager
+def _timed(report: IngestReport, stage: str) -> Iterator[None]:
+    """Adds the time spent inside to the stage's total in the report, and the processor time to
+    `{stage}_cpu` (on a busy machine, the wall time says more about the neighbours)."""
+    started, cpu = time.perf_counter(), time.process_time()
+    try:
+        yield
+    finally:
+        report.seconds[stage] = report.seconds.get(stage, 0.0) + time.perf_counter() - started
+        report.seconds[f"{stage}_cpu"] = report.seconds.get(f"{stage}_cpu", 0.0) + time.process_time() - cpu
 
 
 def _not_a_list(path: Path) -> str | None:
@@ -198,102 +223,219 @@ def _format_of(path: Path) -> InputFormat:
     return format_of(path)
 
 
-def _read_files(
-    paths: list[tuple[Path, bool]],
-    store: Store,
+def _changed_files(paths: list[tuple[Path, bool]], store: Store, report: IngestReport) -> list[tuple[Path, str]]:
+    """The lists to read, each with its SHA-256: files whose content the library does not hold yet.
+    All are hashed before anything is written, so two copies of one new list are both read."""
+    changed = []
+    for path, in_folder in paths:
+        why = _not_a_list(path) if in_folder else None
+        if why:
+            report.not_lists.append(why)
+            continue
+        sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
+        known = store.file_by_path(str(path.resolve()))
+        if (known and known.sha256 == sha256) or (not known and store.has_file_hash(sha256)):
+            report.files_unchanged += 1
+        else:
+            changed.append((path, sha256))
+    return changed
+
+
+def _read(
+    files: list[tuple[Path, str]],
+    writer: _Writer,
     report: IngestReport,
     skip_bad: bool,
     progress: Progress | None,
     options: Mapping[str, object],
-) -> list[_File]:
-    files = []
-    for done, (path, in_folder) in enumerate(paths, start=1):
-        why = _not_a_list(path) if in_folder else None
-        if why:
-            report.not_lists.append(why)
-        else:
-            _read_file(path, store, report, skip_bad, options, files)
+) -> Iterator[tuple[RawRecord, str]]:
+    """Each file's records with the file's hash, a whole file at a time: a bad file is skipped (or
+    raises) before any of its records go on."""
+    for done, (path, sha256) in enumerate(files, start=1):
+        with _timed(report, "read"):
+            try:
+                source_format = _format_of(path)
+                records = []
+                for record in source_format.records(path, options):
+                    if isinstance(record, Unread):
+                        report.records_unread.append(f"{record.source.path}:{record.source.line}: {record.reason}")
+                    else:
+                        records.append(scrub(record))
+            except InputError as error:
+                if not skip_bad:
+                    raise
+                report.skipped_files.append(str(error))
+                continue
+        writer.add_file(_File(path, sha256, source_format.name, len(records)))
+        report.files_read += 1
+        report.records_read += len(records)
         if progress:
-            progress("files", done, len(paths))
-    return files
+            progress("files", done, len(files))
+        yield from ((record, sha256) for record in records)
 
 
-def _read_file(
-    path: Path,
-    store: Store,
-    report: IngestReport,
-    skip_bad: bool,
-    options: Mapping[str, object],
-    files: list[_File],
-) -> None:
-    sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
-    known = store.file_by_path(str(path.resolve()))
-    if (known and known.sha256 == sha256) or (not known and store.has_file_hash(sha256)):
-        report.files_unchanged += 1
-    else:
-        try:
-            source_format = _format_of(path)
-            records = []
-            for record in source_format.records(path, options):
-                if isinstance(record, Unread):
-                    report.records_unread.append(f"{record.source.path}:{record.source.line}: {record.reason}")
-                else:
-                    records.append(scrub(record))
-            files.append(_File(path, sha256, source_format.name, records, len(records)))
-            report.files_read += 1
-        except InputError as error:
-            if not skip_bad:
-                raise
-            report.skipped_files.append(str(error))
+def _prepared_batches(
+    jobs: Iterator[tuple[RawRecord, str]], report: IngestReport, progress: Progress | None
+) -> Iterator[list[Prepared]]:
+    """The records prepared, in reading order, about BATCH at a time. Above PARALLEL_ABOVE records
+    they are prepared in worker processes, up to AHEAD batches ahead of the one being written."""
+    first = list(islice(jobs, PARALLEL_ABOVE))
+    if len(first) < PARALLEL_ABOVE or (os.cpu_count() or 1) < 2:
+        with _timed(report, "prepare"):
+            prepared = [prepare(*job) for job in first]
+        if progress:
+            progress("records", len(prepared), len(prepared))
+        for start in range(0, len(prepared), BATCH):
+            yield prepared[start : start + BATCH]
+        return
+    pool = workers.pool(min(4, os.cpu_count() or 1))
+    try:
+        batch: list[Prepared] = []
+        for prepared in _prepared_in(pool, chain(first, jobs), report, progress):
+            batch += prepared
+            if len(batch) >= BATCH:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _prepare_all(files: list[_File], progress: Progress | None) -> list[Prepared]:
-    jobs = [(record, f.sha256) for f in files for record in f.records]
-    for f in files:
-        f.records = []
-    if len(jobs) < PARALLEL_ABOVE or (os.cpu_count() or 1) < 2:
-        results = [prepare(*job) for job in jobs]
-    else:
-        with workers.pool(min(4, os.cpu_count() or 1)) as pool:
-            results = []
-            for item in pool.map(_prepare_job, jobs, chunksize=256):
-                results.append(item)
-                if progress and len(results) % 1000 == 0:
-                    progress("records", len(results), len(jobs))
-    if progress:
-        progress("records", len(results), len(jobs))
-    return results
+def _prepared_in(
+    pool: Executor, jobs: Iterator[tuple[RawRecord, str]], report: IngestReport, progress: Progress | None
+) -> Iterator[list[Prepared]]:
+    """Chunks of prepared records, in order, with at most AHEAD batches of records in the workers."""
+    pending: deque[Future] = deque()
+    done = 0
+
+    def collect() -> list[Prepared]:
+        nonlocal done
+        with _timed(report, "prepare"):
+            prepared, seconds = pending.popleft().result()
+        report.seconds["prepare_workers"] = report.seconds.get("prepare_workers", 0.0) + seconds
+        done += len(prepared)
+        if progress:
+            progress("records", done, report.records_read)
+        return prepared
+
+    while chunk := list(islice(jobs, CHUNK)):
+        pending.append(pool.submit(_prepare_chunk, chunk))
+        if len(pending) * CHUNK > AHEAD * BATCH:
+            yield collect()
+    while pending:
+        yield collect()
 
 
-def _prepare_job(job: tuple[RawRecord, str]) -> Prepared:
-    return prepare(*job)
+def _prepare_chunk(jobs: list[tuple[RawRecord, str]]) -> tuple[list[Prepared], float]:
+    """Run in a worker: the records prepared, and the processor time it took."""
+    started = time.process_time()
+    return [prepare(*job) for job in jobs], time.process_time() - started
 
 
-def _store(files: list[_File], prepared: list[Prepared], store: Store, report: IngestReport) -> None:
-    file_ids: dict[str, int] = {}
-    touched: set[str] = set()  # papers that lost sources because a new version of their list came in
-    for f in files:
-        file_ids[f.sha256], affected = store.put_file(str(f.path.resolve()), f.path.name, f.sha256, f.format, f.count)
-        touched |= affected
-    library = store.candidates(
-        (p.key for p in prepared),
-        (band for p in prepared for band in p.unit.bands),
-        (p.unit.title for p in prepared if p.unit.title),
-        (identity for p in prepared for identity in p.unit.ids),
-    )
-    units = [_library_unit(paper) for paper in library] + [p.unit for p in prepared]
-    grouping = dedupe.group(units)
-    joined, keys = _papers_of(grouping, library, prepared)
-    store.add_sources(
-        (paper_id, file_ids[p.file_hash], p.raw.source.line, p.key, p.raw)
-        for paper_id, new in joined.items()
-        for p in new
-    )
-    existing = touched | {paper.id for paper in library if paper.id in joined}
-    _write_papers(store, joined, existing, keys, report)
-    report.papers_removed = store.remove_orphans()
-    citekeys.ensure(store)
-    _describe(report, prepared, units, grouping, len(library))
+class _Writer:
+    """Writes batch after batch of prepared records into the open transaction. Each batch is grouped
+    with the papers stored so far, this ingest's earlier batches included (the transaction sees its
+    own writes); what the report counts is settled once, at the end."""
+
+    def __init__(self, store: Store, report: IngestReport) -> None:
+        self.store, self.report = store, report
+        self.unregistered: list[_File] = []  # read, not yet written to the files table
+        self.file_ids: dict[str, int] = {}
+        self.touched: set[str] = set()  # papers that lost sources because a new version of their list came in
+        self.keys: dict[str, str] = {}  # the keys of touched papers, as candidates showed them
+        self.rewritten: dict[str, str] = {}  # papers stored before this ingest that it rewrote: their outcome
+        self.merged: dict[str, list[str]] = {}  # the sources of each paper with several that this ingest joined
+        # Whether every stored paper has its citation key: then the keys of the papers this ingest
+        # creates are made from the papers at hand, not read back (a library made before keys were
+        # stored gets its missing keys from the stored papers).
+        self.keyed = not store.papers_without_cite_key(limit=1)
+        self.created: dict[str, str] = {}  # papers this ingest created → what their key is made from (keyed)
+
+    def add_file(self, read: _File) -> None:
+        self.unregistered.append(read)
+
+    def _register_files(self) -> None:
+        for f in self.unregistered:
+            self.file_ids[f.sha256], affected = self.store.put_file(
+                str(f.path.resolve()), f.path.name, f.sha256, f.format, f.count
+            )
+            self.touched |= affected
+        self.unregistered.clear()
+
+    def write(self, prepared: list[Prepared]) -> None:
+        self._register_files()
+        library = self.store.candidates(
+            (p.key for p in prepared),
+            (band for p in prepared for band in p.unit.bands),
+            (p.unit.title for p in prepared if p.unit.title),
+            (identity for p in prepared for identity in p.unit.ids),
+        )
+        units = [_library_unit(paper) for paper in library] + [p.unit for p in prepared]
+        grouping = dedupe.group(units)
+        joined, keys = _papers_of(grouping, library, prepared)
+        self.keys.update((paper.id, paper.key) for paper in library if paper.id in self.touched)
+        self.store.add_sources(
+            (paper_id, self.file_ids[p.file_hash], p.raw.source.line, p.key, p.raw)
+            for paper_id, new in joined.items()
+            for p in new
+        )
+        self._write_papers(joined, {paper.id for paper in library if paper.id in joined}, keys)
+        _describe(self.report, prepared, units, grouping, len(library))
+
+    def finish(self) -> None:
+        """Files without records, the papers whose list changed, orphans, citation keys; the counts."""
+        self._register_files()
+        self._write_papers({}, self.touched, self.keys)
+        self.report.papers_removed = self.store.remove_orphans()
+        if self.keyed:
+            citekeys.ensure_wanted(self.store, (self.created[paper_id] for paper_id in sorted(self.created)))
+        else:
+            citekeys.ensure(self.store)
+        for outcome in self.rewritten.values():
+            setattr(self.report, f"papers_{outcome}", getattr(self.report, f"papers_{outcome}") + 1)
+        self.report.duplicates_merged = [self.merged[paper_id] for paper_id in sorted(self.merged)]
+
+    def _write_papers(self, joined: dict[str, list[Prepared]], existing: set[str], keys: dict[str, str]) -> None:
+        """Papers stored already (before this ingest or in an earlier batch) are rebuilt from all their
+        sources; new ones from the batch."""
+        created: list = []
+
+        def flush() -> None:
+            self.store.add_papers(created)
+            self.created.update((paper.id, self._wanted(paper)) for paper, _, _, _ in created)
+            self.report.papers_created += len(created)
+            created.clear()
+
+        for paper_id in sorted(joined.keys() | existing):
+            if paper_id in existing:
+                items = [prepare(record, "") for record in self.store.source_records(paper_id)]
+            else:
+                items = joined[paper_id]
+            if not items:
+                continue  # every source went away: removed with the orphans
+            paper = assemble(paper_id, items)
+            row = (paper, keys.get(paper_id, ""), dedupe.title_key(paper.title), _bands(items, paper))
+            if paper_id in self.created:  # in an earlier batch
+                self.store.put_paper(*row, added=True)
+                self.created[paper_id] = self._wanted(paper)
+            elif paper_id in existing:
+                self._rewritten(paper_id, self.store.put_paper(*row))
+            else:
+                created.append(row)
+                if len(created) >= _WRITE_BATCH:
+                    flush()
+            if len(paper.sources) > 1 and paper_id in joined:
+                self.merged[paper_id] = [f"{s.path}:{s.line}" for s in paper.sources]
+        flush()
+
+    def _rewritten(self, paper_id: str, outcome: str) -> None:
+        """A paper stored before this ingest, written again: updated if any of its rewrites changed it."""
+        if self.rewritten.get(paper_id) != "updated":
+            self.rewritten[paper_id] = outcome
+
+    def _wanted(self, paper: Paper) -> str:
+        return citekeys.wanted(paper) if self.keyed else ""
 
 
 def _papers_of(
@@ -317,38 +459,6 @@ def _papers_of(
     return joined, keys
 
 
-def _write_papers(
-    store: Store, joined: dict[str, list[Prepared]], existing: set[str], keys: dict[str, str], report: IngestReport
-) -> None:
-    """Papers that existed before this ingest are rebuilt from all their sources; new ones from the batch."""
-    created: list = []
-
-    def flush() -> None:
-        store.add_papers(created)
-        report.papers_created += len(created)
-        created.clear()
-
-    for paper_id in sorted(joined.keys() | existing):
-        if paper_id in existing:
-            items = [prepare(record, "") for record in store.source_records(paper_id)]
-        else:
-            items = joined[paper_id]
-        if not items:
-            continue  # every source went away: removed with the orphans
-        paper = assemble(paper_id, items)
-        row = (paper, keys.get(paper_id, ""), dedupe.title_key(paper.title), _bands(items, paper))
-        if paper_id in existing:
-            outcome = store.put_paper(*row)
-            setattr(report, f"papers_{outcome}", getattr(report, f"papers_{outcome}") + 1)
-        else:
-            created.append(row)
-            if len(created) >= _WRITE_BATCH:
-                flush()
-        if len(paper.sources) > 1 and paper_id in joined:
-            report.duplicates_merged.append([f"{s.path}:{s.line}" for s in paper.sources])
-    flush()
-
-
 def _bands(items: list[Prepared], paper: Paper) -> tuple[int, ...]:
     """The LSH bands of the abstract the paper shows, which is what later records are compared with."""
     shown = next((item for item in items if item.abstract.text == paper.abstract), items[0])
@@ -366,10 +476,10 @@ def _describe(
     def where(index: int) -> str:
         return prepared[index - offset].where if index >= offset else f"paper {units[index].paper_id}"
 
-    report.near_duplicates = [
+    report.near_duplicates += [
         {"a": where(a), "b": where(b), "jaccard": round(j, 3)} for a, b, j in grouping.near_merges
     ]
-    report.held_apart = [{"a": where(a), "b": where(b), "jaccard": round(j, 3)} for a, b, j in grouping.held_apart]
+    report.held_apart += [{"a": where(a), "b": where(b), "jaccard": round(j, 3)} for a, b, j in grouping.held_apart]
     for item in prepared:
         if not item.abstract.text:
             report.without_abstract.append(item.where)

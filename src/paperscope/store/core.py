@@ -287,18 +287,23 @@ class SQLCore(ABC):
         )
         self._index([p for p, _, _, _ in rows])
 
-    def put_paper(self, paper: Paper, key: str, title_key: str | None, bands: tuple[int, ...]) -> str:
-        """Insert or replace a paper; says whether it was created, updated or left unchanged."""
+    def put_paper(
+        self, paper: Paper, key: str, title_key: str | None, bands: tuple[int, ...], added: bool = False
+    ) -> str:
+        """Insert or replace a paper; says whether it was created, updated or left unchanged. `added`:
+        the paper was added earlier in this transaction, so it stays "created" (logged as added only)."""
         self._exclusive()
         data = pack(paper)
         old = self._one("SELECT data FROM papers WHERE id = ?", (paper.id,))
-        if old and old[0] == data:
-            return "unchanged"
         if not old:
             self.add_papers([(paper, key, title_key, bands)])
             return "created"
+        if old[0] == data:
+            return "created" if added else "unchanged"
         self._drop(paper.id)
         self._insert([(paper, key, title_key, bands)])
+        if added:
+            return "created"
         if detail := change_detail(unpack(old[0]), paper):
             self._log([(paper.id, "changed", detail)])
         return "updated"
@@ -632,8 +637,12 @@ class SQLCore(ABC):
     def cite_keys(self) -> dict[str, str]:
         return dict(self._all("SELECT paper_id, key FROM cite_keys"))
 
-    def papers_without_cite_key(self) -> list[Paper]:
-        rows = self._all("SELECT data FROM papers WHERE id NOT IN (SELECT paper_id FROM cite_keys) ORDER BY id")
+    def papers_without_cite_key(self, after: str = "", limit: int | None = None) -> list[Paper]:
+        """Papers with no citation key, in id order: those after the id `after`, at most `limit`."""
+        rows = self._all(
+            "SELECT data FROM papers WHERE id > ? AND id NOT IN (SELECT paper_id FROM cite_keys) ORDER BY id LIMIT ?",
+            (after, self.dialect.no_limit if limit is None else limit),
+        )
         return [unpack(data) for (data,) in rows]
 
     def put_cite_keys(self, keys: dict[str, str]) -> None:
