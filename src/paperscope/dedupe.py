@@ -171,10 +171,11 @@ def record_key(
 ) -> str:
     """The exact-duplicate key: what stays of a record once case, markup and punctuation are gone."""
     body = " ".join(abstract_words)
-    if not body and not title_key(title):
+    titled = title_key(title)
+    if not body and not titled:
         return f"source:{fallback}"
     people = "" if body else ";".join(" ".join(words(a)) for a in authors)
-    text = f"{(venue or '').casefold()}|{year or ''}|{title_key(title) or ''}|{body}|{people}"
+    text = f"{(venue or '').casefold()}|{year or ''}|{titled or ''}|{body}|{people}"
     return "k:" + hashlib.sha1(text.encode()).hexdigest()
 
 
