@@ -131,6 +131,8 @@ _ARXIV = re.compile(
 _ARXIV_ID = re.compile(r"^arxiv:(?P<id>.+?)(?:v\d+)?$", re.IGNORECASE)
 _DOI = re.compile(r"(?:doi\.org/|^)(?P<id>10\.\d{4,9}/\S+)", re.IGNORECASE)
 _OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?id=(?P<id>[\w\-]+)", re.IGNORECASE)
+# Each pattern with a piece of text it cannot match without (in lower case): most links hold none.
+_ID_PATTERNS = ((_ARXIV, "arxiv", "arxiv.org/"), (_DOI, "doi", "10."), (_OPENREVIEW, "openreview", "openreview.net/"))
 
 
 def identities(external_id: str | None, fmt: str, urls: Iterable[str]) -> set[str]:
@@ -138,7 +140,10 @@ def identities(external_id: str | None, fmt: str, urls: Iterable[str]) -> set[st
     and OpenReview forum ids, from its own id and its links."""
     found: set[str] = set()
     for url in urls:
-        for pattern, prefix in ((_ARXIV, "arxiv"), (_DOI, "doi"), (_OPENREVIEW, "openreview")):
+        lower = url.lower() if url.isascii() else ""  # beyond ASCII, case-insensitive matching has more to it
+        for pattern, prefix, needle in _ID_PATTERNS:
+            if lower and needle not in lower:
+                continue
             match = pattern.search(url)
             if match:
                 value = match.group("id").removesuffix(".pdf")
