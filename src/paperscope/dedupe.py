@@ -31,11 +31,14 @@ JACCARD_SAME_TITLE = 0.5
 JACCARD_UNTITLED = 0.9
 _ROWS = NUM_PERM // NUM_BANDS  # 16 bands of 4: a pair at Jaccard 0.9 shares a band with p > 0.999
 _WORD_RE = re.compile(r"\w+")
+_NOT_WORD = str.maketrans({chr(c): " " for c in range(128) if not (chr(c).isalnum() or chr(c) == "_")})
 _MIX = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
 
 
 def words(text: str | None) -> list[str]:
+    if text and text.isascii():  # the same words, split without the pattern engine
+        return text.lower().translate(_NOT_WORD).split()
     return _WORD_RE.findall(text.casefold()) if text else []
 
 
