@@ -31,11 +31,14 @@ JACCARD_SAME_TITLE = 0.5
 JACCARD_UNTITLED = 0.9
 _ROWS = NUM_PERM // NUM_BANDS  # 16 bands of 4: a pair at Jaccard 0.9 shares a band with p > 0.999
 _WORD_RE = re.compile(r"\w+")
+_NOT_WORD = str.maketrans({chr(c): " " for c in range(128) if not (chr(c).isalnum() or chr(c) == "_")})
 _MIX = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
 
 
 def words(text: str | None) -> list[str]:
+    if text and text.isascii():  # the same words, split without the pattern engine
+        return text.lower().translate(_NOT_WORD).split()
     return _WORD_RE.findall(text.casefold()) if text else []
 
 
@@ -131,6 +134,8 @@ _ARXIV = re.compile(
 _ARXIV_ID = re.compile(r"^arxiv:(?P<id>.+?)(?:v\d+)?$", re.IGNORECASE)
 _DOI = re.compile(r"(?:doi\.org/|^)(?P<id>10\.\d{4,9}/\S+)", re.IGNORECASE)
 _OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?id=(?P<id>[\w\-]+)", re.IGNORECASE)
+# Each pattern with a piece of text it cannot match without (in lower case): most links hold none.
+_ID_PATTERNS = ((_ARXIV, "arxiv", "arxiv.org/"), (_DOI, "doi", "10."), (_OPENREVIEW, "openreview", "openreview.net/"))
 
 
 def identities(external_id: str | None, fmt: str, urls: Iterable[str]) -> set[str]:
@@ -138,7 +143,10 @@ def identities(external_id: str | None, fmt: str, urls: Iterable[str]) -> set[st
     and OpenReview forum ids, from its own id and its links."""
     found: set[str] = set()
     for url in urls:
-        for pattern, prefix in ((_ARXIV, "arxiv"), (_DOI, "doi"), (_OPENREVIEW, "openreview")):
+        lower = url.lower() if url.isascii() else ""  # beyond ASCII, case-insensitive matching has more to it
+        for pattern, prefix, needle in _ID_PATTERNS:
+            if lower and needle not in lower:
+                continue
             match = pattern.search(url)
             if match:
                 value = match.group("id").removesuffix(".pdf")
@@ -171,10 +179,11 @@ def record_key(
 ) -> str:
     """The exact-duplicate key: what stays of a record once case, markup and punctuation are gone."""
     body = " ".join(abstract_words)
-    if not body and not title_key(title):
+    titled = title_key(title)
+    if not body and not titled:
         return f"source:{fallback}"
     people = "" if body else ";".join(" ".join(words(a)) for a in authors)
-    text = f"{(venue or '').casefold()}|{year or ''}|{title_key(title) or ''}|{body}|{people}"
+    text = f"{(venue or '').casefold()}|{year or ''}|{titled or ''}|{body}|{people}"
     return "k:" + hashlib.sha1(text.encode()).hexdigest()
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections import Counter
 
@@ -90,6 +89,8 @@ _WORD_CUES = {
     "position": (set(), {("position", "paper"), ("paper", "argues"), ("the", "position")}),
 }
 _WEIGHTS = {"theory": 1.0, "analysis": 0.8, "position": 3.0}
+# Each pair as it reads among the abstract's words joined by spaces (" we prove "): a substring test.
+_JOINED_PAIRS = {kind: [(a, b, f" {a} {b} ") for a, b in sorted(doubles)] for kind, (_, doubles) in _WORD_CUES.items()}
 # A title says a lot when there is one: "An Empirical Analysis of ...", "Sample Complexity Bounds for ...".
 _TITLE_CUES = [
     (re.compile(r"\b(?:dataset|corpus)\b", re.IGNORECASE), "dataset", 3.0),
@@ -116,6 +117,22 @@ _TITLE_CUES = [
 ]
 
 
+def _word_cues(abstract: str) -> dict[str, float]:
+    """The weight of each kind's cue words: every cue word, and each cue pair of consecutive words once."""
+    words = _WORDS.findall(abstract.lower())
+    present = set(words)
+    joined = ""  # made only when both words of a pair are there
+    scores = {}
+    for kind, (singles, _) in _WORD_CUES.items():
+        hits = 0 if present.isdisjoint(singles) else sum(map(singles.__contains__, words))
+        for first, second, pair in _JOINED_PAIRS[kind]:
+            if first in present and second in present:
+                joined = joined or f" {' '.join(words)} "
+                hits += pair in joined
+        scores[kind] = _WEIGHTS[kind] * hits
+    return scores
+
+
 def classify(abstract: str, name: str | None = None, title: str | None = None) -> str:
     """What the named artefact is called, if anything; else the kind whose cues weigh most (method by default)."""
     for rest in after(abstract, name) if name else []:
@@ -129,12 +146,8 @@ def classify(abstract: str, name: str | None = None, title: str | None = None) -
         kinds = [_NOUNS[w] for w in words if w in _NOUNS]
         if kinds:
             scores[kinds[0]] += 2.5 if kinds[0] != "dataset" else 3.0
-    words = _WORDS.findall(abstract.lower())
-    pairs = set(itertools.pairwise(words))
-    for kind, (singles, doubles) in _WORD_CUES.items():
-        hits = sum(1 for w in words if w in singles) + len(pairs & doubles)
-        scores[kind] += _WEIGHTS[kind] * hits
-    scores["benchmark"] += len(_BENCH_NAME.findall(abstract))
+    scores.update(_word_cues(abstract))
+    scores["benchmark"] += len(_BENCH_NAME.findall(abstract)) if "Bench" in abstract else 0
     for pattern, kind, weight in _TITLE_CUES if title else ():
         if pattern.search(title or ""):
             scores[kind] += weight

@@ -1,7 +1,10 @@
 """The curated name lists shipped as package data (extract/data/*.txt), as fast matchers.
 
 A list of a few hundred names as one regular-expression alternation is slow in Python's `re`
-(every branch is tried at every position), so names are looked up by their first word instead.
+(every branch is tried at every position). Names are found in two steps instead: where any of them
+occurs at all (one pass of a trie-shaped pattern that `re` skips through quickly, since it starts
+with a capital or digit; the few names that start lower-case are searched as plain substrings),
+and then, at those few places only, which name of the place's first two letters matches as a word.
 """
 
 from __future__ import annotations
@@ -41,12 +44,14 @@ class Lexicon:
         # lower-case beginnings some names have ("o1", "mT5", "wav2vec").
         lower = sorted({re.escape(k) for k in self.by_start if not k[0].isupper() and not k[0].isdigit()})
         self.words = re.compile(rf"(?<![\w-])(?:[A-Z0-9]{'|' if lower else ''}{'|'.join(lower)})[\w.+/-]*")
+        capitalised = [n for n in self.names if n[0].isupper() or n[0].isdigit()]
+        self.occurring = re.compile(_trie(capitalised)) if capitalised else None
+        self.lower_names = [n for n in self.names if not (n[0].isupper() or n[0].isdigit())]
 
     def find(self, text: str) -> Iterator[tuple[int, int]]:
         position = 0
-        for word in self.words.finditer(text):
-            start = word.start()
-            if start < position:
+        for start in self._starts(text):
+            if start < position or not self._word_start(text, start):
                 continue
             for name in self.by_start.get(text[start : start + 2], ()):
                 end = self._match(text, start, name)
@@ -54,6 +59,25 @@ class Lexicon:
                     position = end
                     yield start, end
                     break
+
+    def _starts(self, text: str) -> list[int]:
+        """Where one of the names occurs in the text (as a word or not), in order."""
+        found = [m.start() for m in self.occurring.finditer(text)] if self.occurring else []
+        for name in self.lower_names:
+            at = text.find(name)
+            while at >= 0:
+                found.append(at)
+                at = text.find(name, at + 1)
+        return sorted(set(found)) if self.lower_names else found
+
+    def _word_start(self, text: str, start: int) -> bool:
+        """Whether a word the `words` pattern finds, scanning the text, starts here: the first place in
+        its run of word characters and `.+/-` that follows no word character or hyphen."""
+        run = start
+        while run and (text[run - 1].isalnum() or text[run - 1] in "_.+/-"):
+            run -= 1
+        word = self.words.search(text, run, start + 2)  # a name's first two letters decide
+        return word is not None and word.start() == start
 
     def _match(self, text: str, start: int, name: str) -> int | None:
         if not text.startswith(name, start):
@@ -69,6 +93,28 @@ class Lexicon:
 
     def fullmatch(self, text: str) -> bool:
         return any(self._match(text, 0, name) == len(text) for name in self.by_start.get(text[:2], ()))
+
+
+def _trie(names: list[str]) -> str:
+    """A pattern that matches the first character wherever one of the names begins (the rest in a
+    lookahead, so that overlapping names are all found), shaped as a trie so that `re` tries few branches."""
+    root: dict = {}
+    for name in names:
+        node = root
+        for char in name:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def rest(node: dict) -> str:
+        branches = [re.escape(char) + rest(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 and "" not in node else f"(?:{'|'.join(branches)})"
+        return body + ("?" if "" in node else "")
+
+    return "|".join(
+        re.escape(char) + (f"(?={tail})" if (tail := rest(child)) else "") for char, child in sorted(root.items())
+    )
 
 
 def _continues(text: str, end: int) -> bool:

@@ -22,7 +22,9 @@ _PHRASE_NAME = re.compile(rf"(?P<name>{_CAPITALISED}(?:\s+{_CAPITALISED}){{0,2}}
 _PARENTHESISED = re.compile(rf"\((?P<short>{_TOKEN})\)")
 _LONG_FORM_CHARS = 160
 _DEFINED_BEFORE = re.compile(rf"(?<![\w-])(?P<short>{_TOKEN})\s*\((?P<long>[^()]{{3,120}})\)")
-_NAMING = re.compile(rf"\b(?:named|called|dubbed|termed|calling)\s+(?:as\s+|it\s+|this \w+\s+)?(?P<name>{_TOKEN})")
+_NAMING_WORDS = ("named", "called", "dubbed", "termed", "calling")
+_NAMING = re.compile(rf"\b(?:{'|'.join(_NAMING_WORDS)})\s+(?:as\s+|it\s+|this \w+\s+)?(?P<name>{_TOKEN})")
+_OPENING = re.compile(r"\s*\(")
 _WORD = re.compile(rf"(?<![\w-])({_TOKEN})(?![\w-])")
 _ARTICLES = re.compile(r"\s*(?:(?:a|an|the|novel|new)\s+)*")
 _BOLD_INITIAL = re.compile(r"(?:\*\*([A-Za-z])\*\*|\\textbf\{([A-Za-z])\})([\w-]*)")
@@ -195,11 +197,11 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
         # a long form that spells the name makes it the paper's own, even when a known name is spelled alike
         if near and _acceptable(short, known=expansion is not None) and _NAMEY.match(short):
             found.append((0, position, short, expansion))
-    for match in _DEFINED_BEFORE.finditer(tail):
+    for match in _DEFINED_BEFORE.finditer(tail) if "(" in tail else ():
         short, long = match.group("short"), match.group("long")
         if _initials_match(short, long) and _acceptable(short, known=True):
             found.append((0, match.start(), short, long.strip()))
-    for match in _NAMING.finditer(tail):
+    for match in _NAMING.finditer(tail) if any(map(tail.__contains__, _NAMING_WORDS)) else ():
         name = match.group("name")
         if _acceptable(name) and name[0].isupper():
             found.append((1, match.start("name"), name, None))
@@ -306,10 +308,20 @@ def _expansion_elsewhere(name: str, abstract: str, raw: str) -> str | None:
             found = schwartz_hearst(name, long)
             if found:
                 return found
-    for match in _DEFINED_BEFORE.finditer(abstract):
+    for match in _DEFINED_BEFORE.finditer(abstract) if _before_bracket(name, abstract) else ():
         if match.group("short") == name and _initials_match(name, match.group("long")):
             return match.group("long").strip()
     return _bold_initials(name, raw) or _appositive_expansion(name, abstract)
+
+
+def _before_bracket(name: str, text: str) -> bool:
+    """Whether the name stands right before a "(" somewhere: only there can a long form follow it."""
+    at = text.find(name)
+    while at >= 0:
+        if _OPENING.match(text, at + len(name)):
+            return True
+        at = text.find(name, at + 1)
+    return False
 
 
 def schwartz_hearst(short: str, long: str) -> str | None:

@@ -68,6 +68,8 @@ def _escape(text: str) -> str:
 
 def fold(text: str) -> str:
     """Whitespace collapsed, invisible characters removed, Unicode composed (NFC), ligatures split."""
+    if text.isascii():  # most fields: nothing to remove, compose or split
+        return " ".join(text.split())
     text = unicodedata.normalize("NFC", text.translate(_INVISIBLE))
     if any(ch in text for ch in _LIGATURES):
         text = "".join(_LIGATURES.get(ch, ch) for ch in text)
@@ -169,6 +171,8 @@ def _resolve_href(href: str, kept: _Protected) -> str | None:
 
 def _restore(text: str, kept: _Protected, urls: dict[str, None], in_link: bool) -> tuple[str, str]:
     """Put formulas and URLs back into a run of text: as written in plain text, rendered in HTML."""
+    if _TOKEN not in text:
+        return text, _escape(text)
     plain: list[str] = []
     body: list[str] = []
     position = 0

@@ -23,7 +23,7 @@ _VALID = re.compile(r"https?://[^/\s.]+\.[^/\s]", re.IGNORECASE)
 
 def repair_broken_hosts(text: str) -> tuple[str, int]:
     """Join hosts that a space split apart; returns the text and how many were joined."""
-    return _BROKEN_HOST_RE.subn(r"\1\2", text)
+    return _BROKEN_HOST_RE.subn(r"\1\2", text) if "://" in text else (text, 0)
 
 
 def strip_trailing(url: str) -> str:
