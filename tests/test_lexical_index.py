@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from paperscope.index import lexical
+from paperscope.index.lexical_index import LexicalIndex
 from paperscope.library import Library
 from paperscope.store import fts5
 from paperscope.store.core import where
@@ -50,6 +51,16 @@ def test_the_index_catches_up_after_an_ingest(tmp_path, page):
         lib.ingest([SEEDS], embed_vectors=False)
         assert names(lib.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]
         assert in_step(lib) and lib.count() > 2
+
+
+def test_an_ingest_leaves_the_index_in_step_for_the_first_search(tmp_path):
+    with Library(tmp_path / "lib.db") as lib:
+        report = lib.ingest([SEEDS], embed_vectors=False)
+        head = lib.store.db.execute("SELECT max(seq) FROM lexical_changes").fetchone()[0]
+        folder = index_folder(lib)
+    assert "search_index" in report.seconds
+    saved = LexicalIndex(folder)  # as the next process finds it, before any search
+    assert saved.position == head and saved.count() == report.papers == 51
 
 
 def test_the_index_forgets_a_removed_paper_and_reads_a_changed_one(tmp_path, page):

@@ -16,7 +16,9 @@ import pytest
 from paperscope.index.lexical import parse
 from paperscope.library import Library
 from paperscope.personal import Personal
-from paperscope.store import pg_bm25, pg_text, postgres
+from paperscope.store import fts5, pg_bm25, pg_text, postgres
+from paperscope.store.core import where
+from paperscope.store.dialect import SQLITE
 
 from .conftest import SEEDS, new_location, run_cli
 from .web.conftest import serving
@@ -160,7 +162,8 @@ def _same_lexical_results(sqlite: Library, server: Library, queries: list[str], 
     Scores agree within `rel`: exactly but for float rounding, or, after the library changed, within
     what the average length the impacts use may have drifted from the library's (pg_bm25.DRIFT)."""
     for text in queries:
-        mine = sqlite.store.search_lexical(parse(text), 10)
+        store = sqlite.store
+        mine = fts5.search(store.db, parse(text), 10, where(None, SQLITE), None, store._frequencies, None)
         theirs = server.store.search_lexical(parse(text), 10)
         assert [h.score for h in theirs] == pytest.approx([h.score for h in mine], rel=rel), text
         assert [h.every for h in theirs] == [h.every for h in mine], text

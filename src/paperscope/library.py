@@ -119,6 +119,10 @@ class Library:
         `options` are the input formats' options, as pipeline.ingest takes them."""
         report = pipeline.ingest(paths, self.store, skip_bad=skip_bad, progress=progress, options=options)
         changed = report.papers_created + report.papers_updated + report.papers_removed
+        if changed:  # the first search after the ingest should not wait for the lexical index
+            started = time.perf_counter()
+            self.store.catch_up_indexes()
+            report.seconds["search_index"] = round(time.perf_counter() - started, 2)
         if embed_vectors:
             started = time.perf_counter()
             report.vectors_computed = embed_missing(self.store, progress)
@@ -454,8 +458,10 @@ class Library:
 
     def warm(self) -> None:
         """Load the sentence encoder and the vectors (or their index) ahead of the first semantic search,
-        and the Chinese segmenter and dictionaries ahead of the first Chinese query."""
+        the Chinese segmenter and dictionaries ahead of the first Chinese query, and bring the lexical
+        index in step ahead of the first search."""
         translate.warm()
+        self.store.catch_up_indexes()
         if self.store.count_vectors():
             self.store.nearest(semantic.encoder().encode(["warm up"])[0], 1)
 

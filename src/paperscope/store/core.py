@@ -354,6 +354,11 @@ class SQLCore(ABC):
 
     # searching
 
+    @abstractmethod
+    def catch_up_indexes(self) -> None:
+        """Bring the search indexes kept beside the store in step with its papers now, rather than
+        in the next search."""
+
     def search_lexical(
         self,
         query: lexical.Query,
