@@ -162,8 +162,11 @@ def test_a_library_made_before_keys_were_stored_gets_them_once(tmp_path):
     db = tmp_path / "old.db"
     with Library(db) as library:
         library.ingest([SEEDS], embed_vectors=False)
-    with sqlite3.connect(db) as raw:  # as an older paperscope left it: schema 7, no keys
+    with sqlite3.connect(db) as raw:  # as an older paperscope left it: schema 7, no keys, no lexical log
         raw.execute("DROP TABLE cite_keys")
+        for trigger in ("papers_added", "papers_removed"):
+            raw.execute(f"DROP TRIGGER {trigger}")
+        raw.execute("DROP TABLE lexical_changes")
         raw.execute("PRAGMA user_version = 7")
     first = exported(db, "bibtex")
     assert first == exported(db, "bibtex") and len(bib_entries(db)) == 51
