@@ -17,6 +17,7 @@ again, which is harmless: a row's document is always deleted before it is added.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -202,5 +203,23 @@ class LexicalIndex:
         if not words:
             return tantivy.Query.empty_query()
         if len(words) == 1:
-            return tantivy.Query.term_query(self.schema, field, words[0])
-        return tantivy.Query.phrase_query(self.schema, field, words)
+            query = tantivy.Query.term_query(self.schema, field, words[0])
+        else:
+            query = tantivy.Query.phrase_query(self.schema, field, words)
+        return tantivy.Query.boost_query(query, self._idf_ratio(query, field, words)) if field == TEXT else query
+
+    def _idf_ratio(self, query: tantivy.Query, field: str, words: list[str]) -> float:
+        """FTS5's idf of a term over tantivy's, so that the term scores as FTS5 scores it. tantivy's idf
+        is ln(1 + (N - n + 0.5) / (n + 0.5)) per word (a phrase: the sum over its words); FTS5's is
+        ln((N - n + 0.5) / (n + 0.5)) of the term's own matches, at least 1e-6. In a small library the
+        two differ most: a word nearly every paper holds weighs ~0 in FTS5 and ~0.25 in tantivy, which
+        let papers matching only such words pass the results' cut-off."""
+        total = self.searcher.num_docs
+
+        def idf(hits: int, plus_one: bool) -> float:
+            ratio = (total - hits + 0.5) / (hits + 0.5)
+            return math.log(1 + ratio) if plus_one else max(math.log(ratio), 1e-6)
+
+        ours = sum(idf(self.searcher.doc_freq(field, word), True) for word in words)
+        hits = self.searcher.doc_freq(field, words[0]) if len(words) == 1 else self.searcher.search(query, 1).count
+        return idf(hits or 0, False) / ours if ours > 0 else 1.0
