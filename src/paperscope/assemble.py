@@ -8,6 +8,7 @@ from paperscope import dedupe
 from paperscope.extract import Facts, extract, split_links
 from paperscope.model import Paper, RawRecord, Urls
 from paperscope.normalize import CleanText, clean_text
+from paperscope.normalize.names import family_word
 from paperscope.normalize.urls import clean_url
 
 
@@ -22,6 +23,7 @@ class Prepared:
     unit: dedupe.Unit
     file_hash: str
     facts: Facts  # extracted here, in the worker processes, not when the paper is assembled
+    family: str  # the first author's family name as a citation key takes it ("" without authors)
 
     @property
     def where(self) -> str:
@@ -41,7 +43,13 @@ def prepare(raw: RawRecord, file_hash: str) -> Prepared:
         key, dedupe.title_key(title.text), venue, abstract.text, text_words=abstract_words, ids=ids, kind=raw.kind
     )
     facts = extract(title.text or None, abstract.text, raw.abstract or "")
-    return Prepared(raw, title, abstract, key, unit, file_hash, facts)
+    family = family_word(raw.authors[0]) if raw.authors else ""
+    return Prepared(raw, title, abstract, key, unit, file_hash, facts, family)
+
+
+def first_families(items: list[Prepared]) -> dict[str, str]:
+    """The family name of each record's first author, by the author as written: what citekeys.base takes."""
+    return {item.raw.authors[0]: item.family for item in items if item.raw.authors}
 
 
 def _preference(item: Prepared) -> tuple:

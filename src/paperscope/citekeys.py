@@ -9,24 +9,20 @@ never passes to another paper.
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Iterable
-from functools import lru_cache
+from collections.abc import Iterable, Mapping
 from itertools import islice
+from typing import TYPE_CHECKING
 
 from paperscope.model import Paper
-from paperscope.normalize.names import parse_name
-from paperscope.store import Store
+from paperscope.normalize.names import ascii_word, family_word
+
+if TYPE_CHECKING:
+    from paperscope.store import Store
 
 _STOP = frozenset(["a", "an", "the", "of", "on", "for", "in", "to", "and", "with", "towards", "via", "is", "are"])
 _IMPORTED = re.compile(r"^[A-Za-z0-9_:.\-+/]{1,64}$")  # keys BibTeX, biber and pandoc all accept
 _IMPORTED_FROM = ("bibtex", "csl-json", "zotero-json")
 CHUNK = 5_000  # papers given keys at a time
-
-
-def ascii_word(text: str) -> str:
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]", "", folded.lower())
 
 
 def imported(paper: Paper) -> str | None:
@@ -41,25 +37,23 @@ def imported(paper: Paper) -> str | None:
     )
 
 
-def base(paper: Paper) -> str:
+def base(paper: Paper, families: Mapping[str, str] | None = None) -> str:
+    """The key's stem; `families` may hold `family_word()` of the first author already (worked out in the
+    ingest's worker processes, where it costs the writer nothing)."""
     year = str(paper.year or "")
     if paper.name and ascii_word(paper.name):
         return ascii_word(paper.name) + year
     title_words = [w for w in (ascii_word(w) for w in (paper.title or paper.display_title).split()) if w]
     word = next((w for w in title_words if w not in _STOP), "paper")
-    author = _family(paper.authors[0]) if paper.authors else ""
+    first = paper.authors[0] if paper.authors else ""
+    author = (families[first] if families and first in families else family_word(first)) if first else ""
     return f"{author or 'anon'}{year}{word}"
 
 
-@lru_cache(maxsize=8_192)  # a prolific first author's name is parsed once
-def _family(author: str) -> str:
-    return ascii_word(parse_name(author).family)
-
-
-def wanted(paper: Paper) -> str:
+def wanted(paper: Paper, families: Mapping[str, str] | None = None) -> str:
     """What a key is made from, as one compact line: the paper's id, the key it brings ("" for
     none) and its stem, tab-separated (none of them holds a tab)."""
-    return f"{paper.id}\t{imported(paper) or ''}\t{base(paper)}"
+    return f"{paper.id}\t{imported(paper) or ''}\t{base(paper, families)}"
 
 
 def ensure(store: Store) -> None:

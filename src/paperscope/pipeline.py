@@ -15,7 +15,7 @@ from itertools import chain, islice
 from pathlib import Path
 
 from paperscope import citekeys, dedupe, workers
-from paperscope.assemble import Prepared, assemble, prepare
+from paperscope.assemble import Prepared, assemble, first_families, prepare
 from paperscope.errors import InputError, PaperscopeError
 from paperscope.model import Paper, RawRecord, Unread
 from paperscope.normalize.controls import scrub
@@ -400,10 +400,11 @@ class _Writer:
         """Papers stored already (before this ingest or in an earlier batch) are rebuilt from all their
         sources; new ones from the batch."""
         created: list = []
+        wanted: dict[str, str] = {}
 
         def flush() -> None:
             self.store.add_papers(created)
-            self.created.update((paper.id, self._wanted(paper)) for paper, _, _, _ in created)
+            self.created.update((paper.id, wanted[paper.id]) for paper, _, _, _ in created)
             self.report.papers_created += len(created)
             created.clear()
 
@@ -418,11 +419,12 @@ class _Writer:
             row = (paper, keys.get(paper_id, ""), dedupe.title_key(paper.title), _bands(items, paper))
             if paper_id in self.created:  # in an earlier batch
                 self.store.put_paper(*row, added=True)
-                self.created[paper_id] = self._wanted(paper)
+                self.created[paper_id] = self._wanted(paper, items)
             elif paper_id in existing:
                 self._rewritten(paper_id, self.store.put_paper(*row))
             else:
                 created.append(row)
+                wanted[paper_id] = self._wanted(paper, items)
                 if len(created) >= _WRITE_BATCH:
                     flush()
             if len(paper.sources) > 1 and paper_id in joined:
@@ -434,8 +436,8 @@ class _Writer:
         if self.rewritten.get(paper_id) != "updated":
             self.rewritten[paper_id] = outcome
 
-    def _wanted(self, paper: Paper) -> str:
-        return citekeys.wanted(paper) if self.keyed else ""
+    def _wanted(self, paper: Paper, items: list[Prepared]) -> str:
+        return citekeys.wanted(paper, first_families(items)) if self.keyed else ""
 
 
 def _papers_of(

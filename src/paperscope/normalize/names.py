@@ -8,7 +8,9 @@ lists, "Judge" or "Major" is a given name more often than a title.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from nameparser import HumanName
 from nameparser.config import Constants
@@ -69,3 +71,15 @@ def parse_name(author: str) -> Name:
     while len(words) > 1 and words[0].islower():
         particle.append(words.pop(0))
     return Name(" ".join(words), given, " ".join(particle), human.suffix)
+
+
+def ascii_word(text: str) -> str:
+    """Lower-case ASCII letters and digits only, accents dropped: "Daumé" → "daume" (citation keys)."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]", "", folded.lower())
+
+
+@lru_cache(maxsize=8_192)  # a prolific first author's name is parsed once
+def family_word(author: str) -> str:
+    """An author's family name as a citation key takes it: "Hal Daumé III" → "daume"."""
+    return ascii_word(parse_name(author).family)
