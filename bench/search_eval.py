@@ -15,6 +15,9 @@ looked at while tuning):
   bench/data/search_queries.json (every fourth held out) and the topical ones below.
 - topical_en / topical_zh: the topical queries of bench/data/search_queries_topical.json alone, each in
   English and Chinese, split as labelled there (alternating, fixed when written); nDCG@10.
+- *_pooled: the seed and topical sets again, where the corpus papers readers graded for each query
+  (bench/data/search_queries_pooled.json, pooled by bench/judge_pool.py) count too: a corpus paper on
+  speculative decoding answers "speculative decoding" as well as the seed paper does.
 Systems: paperscope's lexical, semantic and hybrid modes, and plain BM25 (bm25s over the same
 title + abstract texts the encoder sees). Hybrid latency: p50 and p95 over every hybrid query run.
 """
@@ -86,21 +89,33 @@ def source_ids(library: Library) -> dict[str, str]:
 
 
 def seed_sets(by_source: dict[str, str]) -> list[LabelledSet]:
-    """seeds_en / seeds_zh (every graded seed query) and topical_en / topical_zh (the topical file's part)."""
+    """seeds_en / seeds_zh (every graded seed query) and topical_en / topical_zh (the topical file's part),
+    each also "_pooled": with the corpus papers graded for the query (bench/data/search_queries_pooled.json)."""
     data = HERE / "data"
     queries = json.loads((data / "search_queries.json").read_text(encoding="utf-8"))["queries"]
     topical = json.loads((data / "search_queries_topical.json").read_text(encoding="utf-8"))["queries"]
-    sets = {name: LabelledSet(name, "nDCG@10") for name in ("seeds_en", "seeds_zh", "topical_en", "topical_zh")}
+    pooled = json.loads((data / "search_queries_pooled.json").read_text(encoding="utf-8"))["grades"]
+    names = [
+        f"{kind}_{language}{pool}"
+        for kind in ("seeds", "topical")
+        for language in ("en", "zh")
+        for pool in ("", "_pooled")
+    ]
+    sets = {name: LabelledSet(name, "nDCG@10") for name in names}
+
+    def add(kind: str, language: str, text: str, key: str, relevant: dict[str, int], split: str) -> None:
+        strict = _grades(relevant, by_source)
+        corpus = _grades({source: grade for source, grade in pooled[key].items() if grade}, by_source)
+        sets[f"{kind}_{language}"].queries.append(Query(text, strict, split))
+        sets[f"{kind}_{language}_pooled"].queries.append(Query(text, strict | corpus, split))
+
     for i, item in enumerate(queries):
         language = "zh" if item["kind"] == "chinese" else "en"
-        sets[f"seeds_{language}"].queries.append(
-            Query(item["query"], _grades(item["relevant"], by_source), SPLITS[i % 4 == 3])
-        )
+        add("seeds", language, item["query"], item["query"], item["relevant"], SPLITS[i % 4 == 3])
     for item in topical:
         for language in ("en", "zh"):
-            query = Query(item[language], _grades(item["relevant"], by_source), item["split"])
-            sets[f"seeds_{language}"].queries.append(query)
-            sets[f"topical_{language}"].queries.append(query)
+            for kind in ("seeds", "topical"):
+                add(kind, language, item[language], item["en"], item["relevant"], item["split"])
     return list(sets.values())
 
 
@@ -201,7 +216,7 @@ def load_sets(library: Library, names: list[str]) -> list[LabelledSet]:
 
 
 def table(results: dict, sets: list[LabelledSet]) -> str:
-    lines = [f"{'set':<9} {'metric':<8} {'split':<9} {'n':>4}  " + "  ".join(f"{s:>8}" for s in SYSTEMS) + "  target"]
+    lines = [f"{'set':<18} {'metric':<8} {'split':<9} {'n':>4}  " + "  ".join(f"{s:>8}" for s in SYSTEMS) + "  target"]
     for labelled in sets:
         for split in SPLITS:
             row = results[labelled.name][split]
@@ -212,7 +227,7 @@ def table(results: dict, sets: list[LabelledSet]) -> str:
                 else f"  ≥ {target:.2f} {'met' if row['hybrid'] >= target else 'MISSED'}"
             )
             lines.append(
-                f"{labelled.name:<9} {labelled.metric:<8} {split:<9} {row['n']:>4}  "
+                f"{labelled.name:<18} {labelled.metric:<8} {split:<9} {row['n']:>4}  "
                 + "  ".join(f"{row[s]:8.3f}" for s in SYSTEMS)
                 + mark
             )
@@ -223,7 +238,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument(
-        "--sets", default="known_en,known_zh,vague_en,vague_zh,title,seeds_en,seeds_zh,topical_en,topical_zh"
+        "--sets",
+        default="known_en,known_zh,vague_en,vague_zh,title,seeds_en,seeds_zh,topical_en,topical_zh,"
+        "seeds_en_pooled,seeds_zh_pooled,topical_en_pooled,topical_zh_pooled",
     )
     args = parser.parse_args()
     with Library(eval_library.path()) as library:
