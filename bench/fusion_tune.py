@@ -12,11 +12,12 @@ more than CUTOFF_LOSS. Held-out queries are never loaded.
 
 from __future__ import annotations
 
-import itertools
 import statistics
+from collections import Counter
 from dataclasses import replace
 
 import eval_library  # type: ignore[import-not-found]
+import numpy as np
 from search_eval import K, LabelledSet, Query, load_sets  # type: ignore[import-not-found]
 
 from paperscope.index import fusion, lexical
@@ -26,7 +27,10 @@ from paperscope.library import Library
 GRID = [round(0.1 * i, 1) for i in range(11)]
 CUTOFFS = [0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]
 CUTOFF_LOSS = 0.005
-GATES = ("every", "some", "chinese")
+
+
+LONGS = [4, 6, 8, 10, 12, 14]  # where a query stops being keywords (fusion.LONG)
+TUNED = ["known_en", "known_zh", "title", "seeds_en", "seeds_zh", "seeds_en_pooled", "seeds_zh_pooled"]
 
 
 class Row:
@@ -34,7 +38,6 @@ class Row:
         self, labelled: LabelledSet, query: Query, found: list[LexicalHit], near: list[tuple[str, float]], text: str
     ) -> None:
         self.labelled, self.query, self.found, self.near, self.text = labelled, query, found, near, text
-        self.gate = fusion.gate(text, found)
 
     def score(
         self, lexical_part: list[LexicalHit] | None, semantic_part: list | None, weights: fusion.Weights
@@ -61,49 +64,75 @@ def means(rows: list[Row], value: dict[int, float]) -> dict[str, float]:
 
 
 def show(label: str, figures: dict[str, float]) -> None:
-    print(f"  {label:<22}" + "  ".join(f"{name} {value:.3f}" for name, value in figures.items()))
+    print(f"  {label:<24}" + "  ".join(f"{name} {value:.3f}" for name, value in figures.items()))
+
+
+def uniform(weight: float, cutoff: float = 0.0) -> fusion.Weights:
+    return fusion.Weights(dict.fromkeys(fusion.GATES, weight), cutoff)
+
+
+def best_choice(
+    rows: list[Row], scores: np.ndarray, gates: list[str], floor: np.ndarray, names: list[str]
+) -> tuple[tuple, dict[str, float], np.ndarray]:
+    """Among every choice of a weight per gate: those with hybrid ≥ both parts on every set, then the best
+    mean over the sets, then the widest worst margin. `scores[w, i]`: query i's score at GRID[w]."""
+    counts = np.array([sum(r.labelled.name == n for r in rows) for n in names], dtype=float)
+    # sums[g, w, s]: the summed scores of gate g's queries of set s, at weight GRID[w]
+    sums = np.zeros((len(fusion.GATES), len(GRID), len(names)))
+    for i, row in enumerate(rows):
+        sums[fusion.GATES.index(gates[i]), :, names.index(row.labelled.name)] += scores[:, i]
+    total = np.zeros((len(GRID),) * len(fusion.GATES) + (len(names),))
+    for g in range(len(fusion.GATES)):
+        shape = [1] * len(fusion.GATES) + [len(names)]
+        shape[g] = len(GRID)
+        total = total + sums[g].reshape(shape)
+    figures = total / counts
+    margin = (figures - floor).min(axis=-1)
+    mean = np.round(figures.mean(axis=-1), 4)
+    key = np.where(margin >= 0, 10.0, 0.0) + mean + margin * 1e-5
+    at = np.unravel_index(int(np.argmax(key)), margin.shape)
+    weights = {gate: GRID[w] for gate, w in zip(fusion.GATES, at, strict=True)}
+    return (bool(margin[at] >= 0), float(mean[at]), float(margin[at])), weights, figures[at]
 
 
 def main() -> None:
     with Library(eval_library.path()) as library:
         library.warm()
-        rows = fetch(library, load_sets(library, ["known_en", "known_zh", "title", "seeds_en", "seeds_zh"]))
-    base = fusion.Weights(0.5, 0.5, 0.5, 0.0)
-    lexical_alone = means(rows, {i: r.score(r.found, None, base)[0] for i, r in enumerate(rows)})
-    semantic_alone = means(rows, {i: r.score(None, r.near, base)[0] for i, r in enumerate(rows)})
-    floor = {name: max(lexical_alone[name], semantic_alone[name]) for name in lexical_alone}
-    print(f"{len(rows)} tune queries; per gate: { ({g: sum(r.gate == g for r in rows) for g in GATES}) }")
+        rows = fetch(library, load_sets(library, TUNED))
+    names = list(dict.fromkeys(r.labelled.name for r in rows))
+    lexical_alone = means(rows, {i: r.score(r.found, None, uniform(0.5))[0] for i, r in enumerate(rows)})
+    semantic_alone = means(rows, {i: r.score(None, r.near, uniform(0.5))[0] for i, r in enumerate(rows)})
+    floor = np.array([max(lexical_alone[n], semantic_alone[n]) for n in names])
+    print(f"{len(rows)} tune queries")
     show("lexical", lexical_alone)
     show("semantic", semantic_alone)
     show(
         "hybrid, shipped weights",
         means(rows, {i: r.score(r.found, r.near, fusion.WEIGHTS)[0] for i, r in enumerate(rows)}),
     )
-    # per query, its score for each weight of its own gate
-    by_weight = {
-        w: {i: r.score(r.found, r.near, fusion.Weights(w, w, w, 0.0))[0] for i, r in enumerate(rows)} for w in GRID
-    }
+    scores = np.array([[r.score(r.found, r.near, uniform(w))[0] for r in rows] for w in GRID])
     best = None
-    for choice in itertools.product(GRID, repeat=len(GATES)):
-        weight_of = dict(zip(GATES, choice, strict=True))
-        figures = means(rows, {i: by_weight[weight_of[r.gate]][i] for i, r in enumerate(rows)})
-        margin = min(figures[n] - floor[n] for n in figures)
-        key = (margin >= 0, round(statistics.fmean(figures.values()), 4), margin)
+    for long_from in LONGS:
+        gates = [fusion.gate(r.text, r.found, long_from) for r in rows]
+        key, weights, figures = best_choice(rows, scores, gates, floor, names)
+        print(f"long from {long_from:>2} words: {key}, {weights}; per gate {dict(Counter(gates))}")
         if best is None or key > best[0]:
-            best = (key, fusion.Weights(*choice, cutoff=0.0), figures)
+            best = (key, long_from, weights, figures)
     assert best is not None
-    (qualifies, mean, margin), weights, figures = best
+    (qualifies, mean, margin), long_from, weights, figures = best
     print(
-        f"\nchosen {weights}: hybrid ≥ both parts on every set: {qualifies}; "
+        f"\nchosen: long from {long_from} words, {weights}: hybrid ≥ both parts on every set: {qualifies}; "
         f"mean {mean:.3f}, worst margin {margin:+.3f}"
     )
-    show("hybrid, chosen", figures)
+    show("hybrid, chosen", dict(zip(names, figures, strict=True)))
     print("\ncut-off: median results per query, worst loss over the sets")
     chosen_cutoff = 0.0
+    chosen = fusion.Weights(weights, 0.0)
+    fusion.LONG = long_from  # the gate's threshold, as shipping it would set it
     for cutoff in CUTOFFS:
-        scored = [r.score(r.found, r.near, replace(weights, cutoff=cutoff)) for r in rows]
+        scored = [r.score(r.found, r.near, replace(chosen, cutoff=cutoff)) for r in rows]
         cut = means(rows, {i: s for i, (s, _) in enumerate(scored)})
-        loss = max(figures[n] - cut[n] for n in figures)
+        loss = max(f - cut[n] for n, f in zip(names, figures, strict=True))
         if loss <= CUTOFF_LOSS:
             chosen_cutoff = cutoff
         show(f"{cutoff:.1f}: {statistics.median(n for _, n in scored):4.0f} results, -{loss:.3f}", cut)

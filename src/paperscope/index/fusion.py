@@ -2,52 +2,65 @@
 
 Each list's scores are put on [0, 1] within the list (BM25 divided by the list's best score; cosines
 min-max scaled), and a paper's fused score is w × its lexical part + (1 − w) × its semantic part
-(0 for a list it is not in). The lexical weight w is gated by how strong the lexical evidence is:
-some paper has every word of the query; papers have only some of its words; the query is Chinese
-(its character bigrams rarely match an English abstract). Reciprocal rank fusion was measured
-beside a convex combination and lost, because it throws away how far ahead a list's first hit is.
-The weights and the cut-off were chosen on the tune parts of bench/search_eval.py's sets only
-(bench/fusion_tune.py: 462 queries over 11.5k papers; the held-out parts were not looked at), as the
-best mean over the sets among the weights with which hybrid is at least lexical and at least
-semantic on every set: every word 0.8; some words 1.0 (for a description with no every-word match,
-the sentence encoder added nothing to BM25 over its words: known-item MRR@10 0.970 either way);
-Chinese 0.7, with the query translated for the lexical side (index/translate.py): known-item
-MRR@10 0.940, lexical 0.863, semantic 0.700; seed queries nDCG@10 0.646, lexical 0.641.
+(0 for a list it is not in). The lexical weight w is gated by the query (GATES): its script (Chinese
+character bigrams rarely match an English abstract; its translation is searched lexically,
+index/translate.py), whether some paper has every word of it, and whether it is a few keywords or a
+description of LONG words or more (a CJK word counted as two characters). Reciprocal rank fusion was
+measured beside a convex combination and lost, because it throws away how far ahead a list's first
+hit is.
+
+The weights, LONG and the cut-off were chosen on the tune parts of bench/search_eval.py's sets only
+(bench/fusion_tune.py: 574 queries over 11.5k papers, the seed queries also with the corpus papers
+readers judged for them; the held-out parts were not looked at), as the best mean over the sets among
+the weights with which hybrid is at least lexical and at least semantic on every set. With one weight
+for Chinese, that rule had to give up the encoder for Chinese altogether (known items 0.940 → 0.863):
+long Chinese descriptions gain from it, short Chinese keywords lose. Split by length, Chinese
+descriptions keep it (0.924) and the keyword sets pass.
 
 A search's results end where the evidence ends: every paper with every word of the query, and
 the papers whose fused score is at least `cutoff` × the best one. Beyond that lies the semantic
-tail of the whole library, which a user would read as matches. 0.4 cost no tune set anything
-(median results per query 183 -> 4). With translation, cut-offs up to 0.6 cost nothing either, but
-these sets only judge the first ten results: 0.6 leaves a median of one result, which would hide
-papers a reader wants, so the cut-off stays 0.4.
+tail of the whole library, which a user would read as matches. 0.4 leaves a median of 6 results per
+query (183 with none); it cost the strict sets nothing, but on the pooled Chinese seed queries it
+costs 0.015 (short Chinese queries have relevant corpus papers low in the fused list): a cut-off of
+0.2 costs nothing there and leaves a median of 91 results, which a reader would take as 91 matches.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from paperscope.index.lexical import CJK, LexicalHit
 
+GATES = ("every_short", "every_long", "some", "chinese_short", "chinese_long")
+LONG = 6  # words from which a query is a description rather than keywords (a CJK word: two characters)
+
 
 @dataclass(frozen=True)
 class Weights:
-    every: float  # lexical weight when some paper has every word of the query
-    some: float  # when papers have only some of its words
-    chinese: float  # when the query is written in CJK characters
+    lexical: dict[str, float]  # the lexical weight of each gate (GATES)
     cutoff: float  # results: every-word papers, and those fused within this fraction of the best
 
 
-WEIGHTS = Weights(every=0.8, some=1.0, chinese=0.7, cutoff=0.4)
+WEIGHTS = Weights(
+    {"every_short": 0.8, "every_long": 0.8, "some": 1.0, "chinese_short": 0.7, "chinese_long": 0.8}, cutoff=0.4
+)
 
 Ranked = list[tuple[str, float, dict[str, float]]]
 
 
-def gate(text: str, lexical: Sequence[LexicalHit]) -> str:
-    """Which lexical weight a query gets: "chinese", "every" or "some" (a field of Weights)."""
+def gate(text: str, lexical: Sequence[LexicalHit], long_from: float | None = None) -> str:
+    """Which lexical weight a query gets (one of GATES): by its script, whether some paper has every
+    word of it, and whether it is a few keywords or a description (`long_from` words or more)."""
+    length = "long" if _words(text) >= (LONG if long_from is None else long_from) else "short"
     if CJK.search(text):
-        return "chinese"
-    return "every" if any(hit.every for hit in lexical) else "some"
+        return f"chinese_{length}"
+    return f"every_{length}" if any(hit.every for hit in lexical) else "some"
+
+
+def _words(text: str) -> float:
+    return len(re.findall(r"[^\W\d_]+|\d+", CJK.sub(" ", text))) + sum(map(len, CJK.findall(text))) / 2
 
 
 def _normalised(ranked: Sequence[tuple[str, float]], scale_from_zero: bool) -> dict[str, float]:
@@ -87,7 +100,7 @@ def combine(
 ) -> Ranked:
     """A search's results: the lists fused with the gated weight, and, when both were searched, cut
     where the evidence ends (every-word papers, and those within `weights.cutoff` of the best)."""
-    ranked = fuse(lexical, semantic, getattr(weights, gate(text, lexical or [])))
+    ranked = fuse(lexical, semantic, weights.lexical[gate(text, lexical or [])])
     if lexical is None or semantic is None or not ranked:
         return ranked
     floor = weights.cutoff * max(score for _, score, _ in ranked)
