@@ -13,7 +13,7 @@ import orjson
 import psycopg
 import pytest
 
-from paperscope.index.lexical import parse
+from paperscope.index.lexical import Filters, parse
 from paperscope.library import Library
 from paperscope.personal import Personal
 from paperscope.store import fts5, pg_bm25, pg_text, postgres
@@ -114,7 +114,7 @@ def test_a_schema_1_database_is_upgraded_in_place(request, tmp_path):
             " VALUES ('/old/list.txt', 'list.txt', 'abc', 'listing', 0, '2026-01-01T00:00:00+00:00')"
         )
     with Library(location) as library:
-        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 4
+        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 5
         assert library.store.file_by_path("/old/list.txt").sha256 == "abc"
         library.ingest([SEEDS], embed_vectors=False)
         assert len(set(library.store.cite_keys().values())) == 51  # schema 3: citation keys, stored at ingest
@@ -164,7 +164,7 @@ def _same_lexical_results(sqlite: Library, server: Library, queries: list[str], 
     for text in queries:
         store = sqlite.store
         mine = fts5.search(store.db, parse(text), 10, where(None, SQLITE), None, store._frequencies, None)
-        theirs = server.store.search_lexical(parse(text), 10)
+        theirs = server.store.search_stored(parse(text), 10, Filters(), None, None)
         assert [h.score for h in theirs] == pytest.approx([h.score for h in mine], rel=rel), text
         assert [h.every for h in theirs] == [h.every for h in mine], text
         cut = (mine[-1].score if len(mine) == 10 else -1) * (1 + 2 * rel)  # papers near the cut may differ
@@ -226,10 +226,11 @@ def test_a_schema_3_database_gets_its_postings(seeded_db, request, tmp_path):
     with psycopg.connect(server, autocommit=True) as conn:
         conn.execute(
             "DROP TABLE postings; DROP TABLE bm25; ALTER TABLE papers DROP COLUMN length;"
-            " UPDATE schema_version SET version = 3"
+            " DROP TABLE lexical_changes; DROP FUNCTION paperscope_papers_added, paperscope_papers_removed,"
+            " paperscope_papers_changed CASCADE; UPDATE schema_version SET version = 3"
         )
     with Library(server) as postgres, Library(seeded_db) as sqlite:
-        assert postgres.check()["schema"] == 4
+        assert postgres.check()["schema"] == 5
         _postings_follow_the_papers(postgres)
         _same_lexical_results(sqlite, postgres, QUERIES)
 
