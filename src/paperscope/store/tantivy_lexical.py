@@ -161,6 +161,8 @@ class IndexBeside:
 
     def _in_step(self, use: Callable[[LexicalIndex], T]) -> T | None:
         try:
+            if (index := self._current()) is not None:
+                return use(index)
             for fresh in (False, True):
                 with self.store.lexical_snapshot() as open_:  # the position, the documents and the filters
                     if not open_:
@@ -174,6 +176,17 @@ class IndexBeside:
         except (OSError, ValueError, *self.store.database_errors):
             self.index = None
         return None
+
+    def _current(self) -> LexicalIndex | None:
+        """The index, when it is already at the log's head: read without a snapshot of its own (on
+        PostgreSQL a snapshot costs three more round trips). The filters and ids read after may see later
+        papers, which the index then lacks, or miss removed ones, whose ids no longer map: either way only
+        committed papers are found. Inside the caller's own transaction, its writes move the head."""
+        index, at = self.index, self.ids_at
+        if index is None or at is None:
+            return None
+        head = self._head()
+        return index if index.position == head == at else None
 
     def _found(
         self, index: LexicalIndex, query: lexical.Query, limit: int, where: tuple[str, list], enough: int | None
@@ -190,7 +203,7 @@ class IndexBeside:
         return [lexical.LexicalHit(pid, score, every) for pid, (_, score, every) in zip(ids, found, strict=True) if pid]
 
     def _caught_up(self, fresh: bool) -> LexicalIndex:
-        head = self.store._one("SELECT coalesce(max(seq), 0) FROM lexical_changes")[0]  # type: ignore[index]
+        head = self._head()
         opened = self.index is None
         if self.index is None:
             self.index = self._opened()
@@ -232,6 +245,9 @@ class IndexBeside:
             ]
             self.ids.put(pairs, rows)
         self.ids_at = head
+
+    def _head(self) -> int:
+        return self.store._one("SELECT coalesce(max(seq), 0) FROM lexical_changes")[0]  # type: ignore[index]
 
     def _changed_since(self, position: int) -> list[int]:
         return [r[0] for r in self.store._all("SELECT DISTINCT row FROM lexical_changes WHERE seq > ?", (position,))]
