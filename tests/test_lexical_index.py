@@ -160,3 +160,17 @@ def test_a_library_file_put_back_to_an_older_copy_gets_its_index_built_again(tmp
     with Library(tmp_path / "lib.db") as lib:
         assert "NEMO" not in names(lib.search("NEMO", mode="lexical"))
         assert in_step(lib)
+
+
+def test_while_another_process_holds_the_index_writer_the_stores_own_index_answers(library_location, page):
+    """FTS5 on SQLite, the posting table on PostgreSQL: the papers written since are found all the same."""
+    path, _ = page
+    with Library(library_location) as lib:
+        lib.ingest([path], embed_vectors=False)
+        held = LexicalIndex(index_folder(lib)).index.writer(15_000_000, 1)
+        lib.ingest([SEEDS], embed_vectors=False)  # the index cannot take its papers in
+        assert lib.store._lexical.ready() is None
+        assert names(lib.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]
+        held.wait_merging_threads()  # the writer let go
+        assert names(lib.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]
+        assert in_step(lib)
