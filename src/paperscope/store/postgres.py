@@ -110,7 +110,9 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection], None]] = [
     lambda conn: _add_postings(conn),
     # 5: the rows the tantivy index on the reading machine must read again (tantivy_lexical.py), logged
     # by statement triggers in the writer's transaction (put_paper deletes and inserts a changed paper:
-    # a new seq; an UPDATE is logged too, should one ever rewrite a paper in place)
+    # a new seq; an UPDATE is logged too, should one ever rewrite a paper in place). Whatever writes
+    # papers holds the advisory lock until it commits, so the log's numbers commit in order: a reader
+    # that sees one sees every one before it (a skipped number is a rolled-back writer's).
     """
     CREATE TABLE lexical_changes (seq BIGSERIAL PRIMARY KEY, row BIGINT NOT NULL);
     CREATE FUNCTION paperscope_papers_added() RETURNS trigger LANGUAGE plpgsql AS $$
