@@ -23,8 +23,9 @@ With `--library FILE` (a built SQLite library, e.g. bench/load.py's 92k one) not
 
 1. The library (a private copy) is copied into PostgreSQL (`paperscope copy`: papers, sources, bands
    and postings by COPY), papers/s; then VACUUM ANALYZE.
-2. Lexical latency over 200 titles on both stores, in process, and how many of SQLite's top 10 the
-   posting-table BM25 also ranks in its top 10.
+2. Lexical latency over 200 titles on both stores, in process (both through tantivy; PostgreSQL's
+   index is built first, timed), the posting-table BM25's beside them (a store call), and how many
+   of SQLite's top 10 PostgreSQL also ranks in its top 10.
    With `--quality` (the library is then the eval library, bench/eval_library.py): bench/search_eval.py's
    labelled sets, lexical mode on both stores, MRR@10 / nDCG@10 side by side.
 3. `paperscope serve --workers N` on each store, `--clients` clients searching through /api/search
@@ -46,7 +47,7 @@ from pathlib import Path
 
 import numpy as np
 
-from paperscope.index import semantic
+from paperscope.index import lexical, semantic
 from paperscope.library import Library
 from paperscope.store import open_store
 from paperscope.store.copy import copy_store
@@ -197,7 +198,23 @@ def copied(library: Path, url: str) -> None:
 
 
 def lexical_side_by_side(lite: Library, server: Library, queries: list[str]) -> None:
-    """Lexical latency on both stores and the overlap of their top 10s."""
+    """Lexical latency on both stores (both through tantivy; PostgreSQL's index built first, timed), the
+    posting table's beside them (a store call: what answers when the index cannot), and the overlap
+    of the top 10s."""
+    started = time.perf_counter()
+    server.store.catch_up_indexes()
+    print(
+        f"PostgreSQL tantivy index built from {server.count():,} papers in {time.perf_counter() - started:.1f} s"
+        f" ({uptime()})",
+        flush=True,
+    )
+    stored = []
+    for query in queries:
+        parsed = lexical.parse(query)
+        started = time.perf_counter()
+        server.store.search_stored(parsed, 10, lexical.Filters(), None, None)  # type: ignore[attr-defined]
+        stored.append(time.perf_counter() - started)
+    print(f"search PostgreSQL posting table (store call) {percentiles(stored)}  ({uptime()})", flush=True)
     for library, label in ((lite, "SQLite"), (server, "PostgreSQL")):
         for query in queries[:10]:
             library.search(query, 10, mode="lexical")
@@ -253,6 +270,7 @@ def served_side_by_side(locations: dict[str, str], titles: list[str], ids: list[
 
 def from_library(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="paperscope-bench-") as folder:
+        os.environ["PAPERSCOPE_CACHE"] = str(Path(folder) / "cache")  # PostgreSQL's tantivy index, gone after
         lite = Path(folder) / "library.db"
         shutil.copy(args.library, lite)
         url, stop = start_server(Path(folder))

@@ -91,6 +91,15 @@ def seeded_library(seeded_location: tuple[str, str], request: pytest.FixtureRequ
 BACKENDS = ["sqlite", "postgres"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def cache_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tantivy indexes of PostgreSQL libraries go to a folder of the session's, never the user's cache
+    (the paperscope commands the tests run inherit it)."""
+    folder = tmp_path_factory.mktemp("cache")
+    os.environ["PAPERSCOPE_CACHE"] = str(folder)
+    return folder
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[Server]:
     """A real PostgreSQL server with pgvector: PAPERSCOPE_TEST_PG's, or one started from the

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -13,7 +14,7 @@ import orjson
 import psycopg
 import pytest
 
-from paperscope.index.lexical import parse
+from paperscope.index.lexical import Filters, LexicalHit, Query, parse
 from paperscope.library import Library
 from paperscope.personal import Personal
 from paperscope.store import fts5, pg_bm25, pg_text, postgres
@@ -114,7 +115,7 @@ def test_a_schema_1_database_is_upgraded_in_place(request, tmp_path):
             " VALUES ('/old/list.txt', 'list.txt', 'abc', 'listing', 0, '2026-01-01T00:00:00+00:00')"
         )
     with Library(location) as library:
-        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 4
+        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 5
         assert library.store.file_by_path("/old/list.txt").sha256 == "abc"
         library.ingest([SEEDS], embed_vectors=False)
         assert len(set(library.store.cite_keys().values())) == 51  # schema 3: citation keys, stored at ingest
@@ -157,19 +158,34 @@ def _postings_follow_the_papers(library: Library) -> None:
     assert store._one("SELECT papers, tokens FROM bm25") == (len(papers), lengths)
 
 
-def _same_lexical_results(sqlite: Library, server: Library, queries: list[str], rel: float = 1e-4) -> None:
-    """The posting table's BM25 gives SQLite's FTS5 ranking: the same scores, the same papers (ties aside).
-    Scores agree within `rel`: exactly but for float rounding, or, after the library changed, within
-    what the average length the impacts use may have drifted from the library's (pg_bm25.DRIFT)."""
+Search = Callable[[Query], list[LexicalHit]]
+
+
+def _fts5(library: Library) -> Search:
+    store = library.store
+    return lambda query: fts5.search(store.db, query, 10, where(None, SQLITE), None, store._frequencies, None)
+
+
+def _posting_table(library: Library) -> Search:
+    return lambda query: library.store.search_stored(query, 10, Filters(), None, None)
+
+
+def _tantivy(library: Library) -> Search:
+    return lambda query: library.store.search_lexical(query, 10)
+
+
+def _same_lexical_results(mine: Search, theirs: Search, queries: list[str], rel: float = 1e-4) -> None:
+    """Two ways of searching give one ranking: the same scores, the same papers (ties aside); e.g. the
+    posting table's BM25 and SQLite's FTS5. Scores agree within `rel`: exactly but for float rounding,
+    or, after the library changed, within what the average length the impacts use may have drifted from
+    the library's (pg_bm25.DRIFT)."""
     for text in queries:
-        store = sqlite.store
-        mine = fts5.search(store.db, parse(text), 10, where(None, SQLITE), None, store._frequencies, None)
-        theirs = server.store.search_lexical(parse(text), 10)
-        assert [h.score for h in theirs] == pytest.approx([h.score for h in mine], rel=rel), text
-        assert [h.every for h in theirs] == [h.every for h in mine], text
-        cut = (mine[-1].score if len(mine) == 10 else -1) * (1 + 2 * rel)  # papers near the cut may differ
-        assert {h.paper_id for h in mine if h.score > cut} <= {h.paper_id for h in theirs}, text
-        assert {h.paper_id for h in theirs if h.score > cut} <= {h.paper_id for h in mine}, text
+        ours, others = mine(parse(text)), theirs(parse(text))
+        assert [h.score for h in others] == pytest.approx([h.score for h in ours], rel=rel), text
+        assert [h.every for h in others] == [h.every for h in ours], text
+        cut = (ours[-1].score if len(ours) == 10 else -1) * (1 + 2 * rel)  # papers near the cut may differ
+        assert {h.paper_id for h in ours if h.score > cut} <= {h.paper_id for h in others}, text
+        assert {h.paper_id for h in others if h.score > cut} <= {h.paper_id for h in ours}, text
 
 
 QUERIES = [
@@ -190,8 +206,60 @@ def test_posting_bm25_ranks_the_seeds_as_fts5_does(seeded_db, request, tmp_path)
     with Library(seeded_db) as sqlite, Library(server) as postgres:
         _postings_follow_the_papers(postgres)
         titles = [p.title for p in sqlite.papers() if p.title]
-        _same_lexical_results(sqlite, postgres, QUERIES + titles)
+        _same_lexical_results(_fts5(sqlite), _posting_table(postgres), QUERIES + titles)
         assert postgres.search("speculative decoding", limit=1, mode="lexical")[0].paper.id == VSD
+
+
+def test_tantivy_on_postgresql_ranks_the_seeds_as_on_sqlite_and_finds_what_the_posting_table_finds(
+    seeded_db, cache_folder, request, tmp_path
+):
+    """Both stores' tantivy indexes hold the same text per column: the same scores. The posting table
+    (FTS5's scores, which tantivy's differ from by its document lengths) matches the same papers."""
+    server = new_location("postgres", request, tmp_path)
+    assert run_cli("copy", "--from", seeded_db, "--to", server).code == 0
+    with Library(seeded_db) as sqlite, Library(server) as postgres:
+        index = postgres.store._lexical.ready()
+        assert index is not None and index.count() == postgres.count() == 51
+        assert index.folder.parent == cache_folder  # the session's PAPERSCOPE_CACHE
+        titles = [p.title for p in sqlite.papers() if p.title]
+        _same_lexical_results(_tantivy(sqlite), _tantivy(postgres), QUERIES + titles)
+        filtered_out = 0
+        for text in QUERIES + titles:
+            for filters in (Filters(), Filters(has_code=True)):
+                everything = postgres.store.search_lexical(parse(text), 51, filters)
+                stored = postgres.store.search_stored(parse(text), 51, filters, None, None)
+                assert {(h.paper_id, h.every) for h in everything} == {(h.paper_id, h.every) for h in stored}, text
+                filtered_out += len(stored) if filters.active else -len(stored)
+        assert filtered_out < 0  # the filter left papers out
+        assert postgres.search("speculative decoding", limit=1, mode="lexical")[0].paper.id == VSD
+
+
+def test_a_postgresql_library_dropped_and_made_again_gets_its_index_built_again(pg_server, request, tmp_path):
+    """Made again in the same database, the library's index is the same folder, ahead of the new log and
+    counting other papers: built again. In a database made again under the same name, another folder."""
+    location = new_location("postgres", request, tmp_path)
+    page = tmp_path / "page.txt"
+    lines = (SEEDS / "003_27e213eb8034c1f7.txt").read_text(encoding="utf-8").split("\n")
+    page.write_text("\n".join(lines[:6]), encoding="utf-8")  # two papers
+    with Library(location) as library:
+        library.ingest([SEEDS], embed_vectors=False)
+        assert library.search("NEMO", limit=1, mode="lexical")[0].paper.name == "NEMO"
+        folder = library.store._lexical.folder()
+    with psycopg.connect(location, autocommit=True) as conn:
+        conn.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+    with Library(location) as library:
+        library.ingest([page], embed_vectors=False)
+        assert library.store._lexical.folder() == folder
+        assert [h.paper.name for h in library.search("NEMO", mode="lexical")] == []
+        assert library.search("hallucinations diffusion", limit=1, mode="lexical")[0].paper.name == "VGR"
+        index = library.store._lexical.ready()
+        assert index is not None and index.count() == library.count() == 2
+    name = psycopg.conninfo.conninfo_to_dict(location)["dbname"]
+    with psycopg.connect(pg_server.url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    with Library(location) as library:
+        assert library.store._lexical.folder() != folder
 
 
 def test_postings_follow_reingest_merge_and_removal(request, tmp_path):
@@ -216,7 +284,7 @@ def test_postings_follow_reingest_merge_and_removal(request, tmp_path):
             assert sqlite.count() == postgres.count()
             _postings_follow_the_papers(postgres)
             titles = [p.title for p in sqlite.papers() if p.title]
-            _same_lexical_results(sqlite, postgres, QUERIES + titles[:10], rel=pg_bm25.DRIFT)
+            _same_lexical_results(_fts5(sqlite), _posting_table(postgres), QUERIES + titles[:10], rel=pg_bm25.DRIFT)
         assert shared.exists() and postgres.check()["papers"] == sqlite.count()
 
 
@@ -226,12 +294,13 @@ def test_a_schema_3_database_gets_its_postings(seeded_db, request, tmp_path):
     with psycopg.connect(server, autocommit=True) as conn:
         conn.execute(
             "DROP TABLE postings; DROP TABLE bm25; ALTER TABLE papers DROP COLUMN length;"
-            " UPDATE schema_version SET version = 3"
+            " DROP TABLE lexical_changes; DROP FUNCTION paperscope_papers_added, paperscope_papers_removed,"
+            " paperscope_papers_changed CASCADE; UPDATE schema_version SET version = 3"
         )
     with Library(server) as postgres, Library(seeded_db) as sqlite:
-        assert postgres.check()["schema"] == 4
+        assert postgres.check()["schema"] == 5
         _postings_follow_the_papers(postgres)
-        _same_lexical_results(sqlite, postgres, QUERIES)
+        _same_lexical_results(_fts5(sqlite), _posting_table(postgres), QUERIES)
 
 
 def test_a_backup_of_a_postgresql_library_restores_it(seeded_db, request, tmp_path):

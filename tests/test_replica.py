@@ -62,7 +62,7 @@ def _primary_ids(location: str) -> dict[str, list[str]]:
         return {mode: [h.paper.id for h in library.search(QUERY, 10, mode=mode)] for mode in MODES}
 
 
-def test_a_serve_on_the_replica_answers_during_an_ingest_on_the_primary_and_catches_up(servers, tmp_path):
+def test_a_serve_on_the_replica_answers_during_an_ingest_on_the_primary_and_catches_up(servers, cache_folder, tmp_path):
     primary, replica = servers
     location = primary.new_database()
     pages = sorted(SEEDS.iterdir())
@@ -95,6 +95,13 @@ def test_a_serve_on_the_replica_answers_during_an_ingest_on_the_primary_and_catc
         while (seen := {mode: _ids(base, mode) for mode in MODES}) != after:
             assert time.monotonic() < deadline, f"the replica still answers {seen}, the primary {after}"
             time.sleep(0.2)
+
+    # The replica's lexical answers came from its own tantivy index, caught up from the replicated log.
+    with psycopg.connect(replica.same_database(location), autocommit=True) as conn:
+        head = conn.execute("SELECT max(seq) FROM lexical_changes").fetchone()[0]
+        database = conn.execute("SELECT oid FROM pg_database WHERE datname = current_database()").fetchone()[0]
+    (index,) = cache_folder.glob(f"lexical-postgresql-*-{database}-replica-*")
+    assert (index / "position").read_text(encoding="ascii") == str(head)
 
 
 def test_writing_on_the_replica_is_a_one_line_error(servers, tmp_path):

@@ -317,7 +317,9 @@ class Library:
             raise PaperscopeError(f"unknown order {order!r}; one of {', '.join(ORDERS)}")
         offset = max(0, min(offset, MAX_RESULTS))
         wanted = ranked if order != "relevance" else ranked[offset : offset + limit]
-        papers = {pid: direct if direct and pid == direct.id else self.store.get_paper(pid) for pid, _, _ in wanted}
+        papers = self.store.get_papers([pid for pid, _, _ in wanted if not (direct and pid == direct.id)])
+        if direct:
+            papers[direct.id] = direct
         places = list(enumerate(ranked, start=1))
         if order != "relevance":
             places.sort(key=lambda place: _sort_key(papers.get(place[1][0]), order))
@@ -432,12 +434,11 @@ class Library:
         wanted = _words(query.text)
         if len(wanted) < 2:  # one word names a paper by its name, which lexical search already ranks first
             return ranked
+        papers = self.store.get_papers([r[0] for r in ranked[:TITLE_CHECKED] if r[2].get("every")])
         titled = [
             r
             for r in ranked[:TITLE_CHECKED]
-            if r[2].get("every")
-            and (paper := self.store.get_paper(r[0]))
-            and _words(paper.title or paper.display_title) == wanted
+            if (paper := papers.get(r[0])) and _words(paper.title or paper.display_title) == wanted
         ]
         return [*titled, *(r for r in ranked if r not in titled)]
 

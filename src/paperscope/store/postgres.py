@@ -19,6 +19,7 @@ never both create a paper; tagging and searching do not wait for it. Unique keys
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import threading
@@ -36,7 +37,7 @@ from psycopg_pool import ConnectionPool
 from paperscope.errors import PaperscopeError
 from paperscope.index import lexical, semantic
 from paperscope.model import Paper
-from paperscope.store import pg_bm25, pg_text
+from paperscope.store import pg_bm25, pg_text, tantivy_lexical
 from paperscope.store.core import CURRENT, SQLCore, where
 from paperscope.store.dialect import POSTGRES
 from paperscope.store.location import safe_location
@@ -107,6 +108,29 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection], None]] = [
     """,
     # 4: BM25 by a posting table of precomputed impacts (pg_bm25.py), filled from the papers stored
     lambda conn: _add_postings(conn),
+    # 5: the rows the tantivy index on the reading machine must read again (tantivy_lexical.py), logged
+    # by statement triggers in the writer's transaction (put_paper deletes and inserts a changed paper:
+    # a new seq; an UPDATE is logged too, should one ever rewrite a paper in place). Whatever writes
+    # papers holds the advisory lock until it commits, so the log's numbers commit in order: a reader
+    # that sees one sees every one before it (a skipped number is a rolled-back writer's).
+    """
+    CREATE TABLE lexical_changes (seq BIGSERIAL PRIMARY KEY, row BIGINT NOT NULL);
+    CREATE FUNCTION paperscope_papers_added() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN INSERT INTO lexical_changes (row) SELECT seq FROM added ORDER BY seq; RETURN NULL; END $$;
+    CREATE FUNCTION paperscope_papers_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN INSERT INTO lexical_changes (row) SELECT seq FROM removed ORDER BY seq; RETURN NULL; END $$;
+    CREATE FUNCTION paperscope_papers_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        INSERT INTO lexical_changes (row) SELECT seq FROM removed UNION SELECT seq FROM added ORDER BY 1;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER papers_added AFTER INSERT ON papers REFERENCING NEW TABLE AS added
+        FOR EACH STATEMENT EXECUTE FUNCTION paperscope_papers_added();
+    CREATE TRIGGER papers_removed AFTER DELETE ON papers REFERENCING OLD TABLE AS removed
+        FOR EACH STATEMENT EXECUTE FUNCTION paperscope_papers_removed();
+    CREATE TRIGGER papers_changed AFTER UPDATE ON papers REFERENCING OLD TABLE AS removed NEW TABLE AS added
+        FOR EACH STATEMENT EXECUTE FUNCTION paperscope_papers_changed();
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _INSERT = re.compile(
@@ -144,6 +168,8 @@ class PostgresStore(SQLCore):
     concurrent = True
     dialect = POSTGRES
     schema_version = SCHEMA_VERSION
+    row_column = "seq"
+    database_errors = (psycopg.Error,)
     _search_columns = (("doc", "?::tsvector"), ("fields", "?::tsvector"), ("length", "?"))
 
     def __init__(self, url: str) -> None:
@@ -167,6 +193,8 @@ class PostgresStore(SQLCore):
         self.pool = ConnectionPool(
             url, min_size=1, max_size=POOL_SIZE, kwargs={"autocommit": True}, configure=_configure, open=True
         )
+        self._identity: str | None = None
+        self._lexical = tantivy_lexical.IndexBeside(self)
 
     def _migrate(self, conn: psycopg.Connection) -> None:
         with conn.transaction():
@@ -364,6 +392,15 @@ class PostgresStore(SQLCore):
     def _search(
         self, query: lexical.Query, limit: int, filters: lexical.Filters, raw: str | None, enough: int | None
     ) -> list[lexical.LexicalHit]:
+        """Through the tantivy index on this machine; by the server's own index (search_stored) for a raw
+        expression, or when the tantivy index cannot be brought in step."""
+        if raw is None and (hits := self._lexical.search(query, limit, where(filters, POSTGRES), enough)) is not None:
+            return hits
+        return self.search_stored(query, limit, filters, raw, enough)
+
+    def search_stored(
+        self, query: lexical.Query, limit: int, filters: lexical.Filters, raw: str | None, enough: int | None
+    ) -> list[lexical.LexicalHit]:
         """Papers with every term first, then with any of the rarest, each by BM25 from the posting table
         (IDF-weighted ts_rank when a pass holds a phrase or a field term).
 
@@ -458,7 +495,54 @@ class PostgresStore(SQLCore):
         return np.frombuffer(bytes(row[0]), dtype=semantic.STORED_DTYPE).astype(np.float32) if row else None
 
     def catch_up_indexes(self) -> None:
-        """Nothing to do: PostgreSQL's search indexes change with its rows, in the same transaction."""
+        """The tantivy index on this machine takes in the papers written since it last did (the tsvectors
+        and postings change with the papers, in the same transaction)."""
+        self._lexical.ready()
+
+    # the tantivy index in this machine's cache folder (tantivy_lexical.IndexBeside)
+
+    @contextmanager
+    def lexical_snapshot(self) -> Iterator[bool]:
+        if getattr(self._local, "conn", None) is not None:
+            yield False
+            return
+        with self.pool.connection() as conn:
+            self._local.conn = conn
+            try:
+                with conn.transaction():
+                    conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    yield True
+            finally:
+                self._local.conn = None
+
+    def lexical_documents(self, rows: list[int] | None) -> Iterator[tuple[int, tuple[str, ...]]]:
+        """The text of each column as SQLite's FTS5 table holds it (lexical.document), so both rank alike."""
+        if rows is None:
+            for seq, data in self._stream("SELECT seq, data FROM papers"):
+                yield seq, lexical.document(unpack(data))
+            return
+        for batch in tantivy_lexical.batches(rows):
+            for seq, data in self._all("SELECT seq, data FROM papers WHERE seq = ANY(?)", (batch,)):
+                yield seq, lexical.document(unpack(data))
+
+    def lexical_folder(self) -> Path:
+        """In the cache folder, named by the server's system identifier, which a streaming replica shares
+        with its primary, and the database's oid (a library dropped and made again has another). A
+        replica's index is its own even on the primary's machine (its papers lag behind the primary's):
+        the name adds the server's address."""
+        if self._identity is None:
+            system, database, replica = self._one(  # type: ignore[misc]
+                "SELECT (SELECT system_identifier FROM pg_control_system()),"
+                " (SELECT oid FROM pg_database WHERE datname = current_database()), pg_is_in_recovery()"
+            )
+            self._identity = f"{system}-{database}"
+            if replica:
+                with self._conn() as conn:
+                    address = f"{conn.info.host}:{conn.info.port}".encode()
+                self._identity += f"-replica-{hashlib.sha256(address).hexdigest()[:12]}"
+        folder = tantivy_lexical.cache_folder() / f"lexical-postgresql-{self._identity}"
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        return folder
 
     def nearest(
         self,

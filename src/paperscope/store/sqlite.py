@@ -10,6 +10,9 @@ the index of record and the fallback).
 
 from __future__ import annotations
 
+import glob
+import os
+import shutil
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -180,6 +183,8 @@ class SQLiteStore(SQLCore):
     concurrent = False  # one connection: callers take turns
     dialect = SQLITE
     schema_version = SCHEMA_VERSION
+    row_column = "rowid"
+    database_errors = (sqlite3.DatabaseError,)
 
     def __init__(self, path: str | Path) -> None:
         super().__init__()
@@ -198,7 +203,7 @@ class SQLiteStore(SQLCore):
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute(f"PRAGMA cache_size={_READING_CACHE}")
         self._migrate()
-        self._lexical = tantivy_lexical.IndexBeside(self.db, self.path)
+        self._lexical = tantivy_lexical.IndexBeside(self)
 
     def _migrate(self) -> None:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
@@ -266,6 +271,33 @@ class SQLiteStore(SQLCore):
     def catch_up_indexes(self) -> None:
         """The tantivy index beside the file takes in the papers written since it last did."""
         self._lexical.ready()
+
+    # the tantivy index beside the file (tantivy_lexical.IndexBeside), read from the FTS5 table
+
+    @contextmanager
+    def lexical_snapshot(self) -> Iterator[bool]:
+        if self.db.in_transaction:
+            yield False
+            return
+        self.db.execute("BEGIN")
+        try:
+            yield True
+        finally:
+            self.db.execute("COMMIT")
+
+    def lexical_documents(self, rows: list[int] | None) -> Iterator[tuple[int, tuple[str, ...]]]:
+        return tantivy_lexical.fts5_documents(self.db, rows)
+
+    def lexical_folder(self) -> Path | None:
+        """Beside the file, named after it and its inode (a library made again at the same path is another
+        file); the folders of the files that were at this path before are removed."""
+        if self.path == ":memory:":
+            return None
+        folder = Path(f"{self.path}.lexical-{os.stat(self.path).st_ino}")
+        for other in glob.glob(glob.escape(self.path) + ".lexical-*"):
+            if Path(other) != folder:
+                shutil.rmtree(other, ignore_errors=True)
+        return folder
 
     # searching: tantivy beside the file (tantivy_lexical.py), FTS5 (fts5.py) for raw expressions and
     # whenever the index cannot be brought in step

@@ -1,19 +1,29 @@
-"""The SQLite store's lexical search through the tantivy index beside its file (index/lexical_index.py).
+"""A store's lexical search through a tantivy index (index/lexical_index.py) kept in step with its papers.
 
-The documents are read from the FTS5 table, which the ingest fills in its own transaction and
-which stays the index of record: the tantivy index is derived from it, caught up before a search
-answers (`catch_up`), and FTS5 answers whenever it cannot be.
+Every insert into or delete from `papers` leaves the paper's row number in a `lexical_changes` log,
+written by triggers in the writer's transaction (SQLite: the rowid, migration 9; PostgreSQL: `seq`,
+migration 5). The index records the log position it is in step with; before a search answers it
+reads, in one snapshot of the database, the log's head, the documents of the rows changed since and
+the rows the filters let through (`catch_up`). The index is derived data: missing, unreadable or
+inconsistent, it is built again from the papers. When it cannot be brought in step (another process
+holds its writer, a read-only folder) it answers nothing, and the store searches its own index of
+record (SQLite: FTS5; PostgreSQL: the posting table).
+
+SQLite keeps the index in a folder beside its file; PostgreSQL in a cache folder of the machine that
+reads (`cache_folder`), named by the database's identity, which a streaming replica shares with its
+primary: a server on a replica builds its own index and catches up from the replicated log.
 """
 
 from __future__ import annotations
 
-import glob
 import os
 import shutil
 import sqlite3
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -21,25 +31,35 @@ from paperscope.index import lexical
 from paperscope.index.lexical_index import LexicalIndex
 
 _COLUMNS = ", ".join(lexical.COLUMNS)
-_BATCH = 500
+BATCH = 500
 T = TypeVar("T")
+CACHE_VARIABLE = "PAPERSCOPE_CACHE"
 
 
-def documents(db: sqlite3.Connection, rows: list[int] | None = None) -> Iterator[tuple[int, tuple[str, ...]]]:
-    """(rowid, texts in lexical.COLUMNS order) of every indexed paper, or of those `rows`."""
+def cache_folder() -> Path:
+    """Where derived data of a library on a server is kept on this machine: $PAPERSCOPE_CACHE, else
+    paperscope/ in $XDG_CACHE_HOME or ~/.cache."""
+    given = os.environ.get(CACHE_VARIABLE)
+    if given:
+        return Path(given)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "paperscope"
+
+
+def fts5_documents(db: sqlite3.Connection, rows: list[int] | None) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """(rowid, texts in lexical.COLUMNS order) of every paper in SQLite's FTS5 table, or of those `rows`."""
     if rows is None:
         for rowid, *texts in db.execute(f"SELECT rowid, {_COLUMNS} FROM papers_fts"):
             yield rowid, tuple(texts)
         return
-    for batch in _batches(rows):
+    for batch in batches(rows):
         marks = ", ".join("?" * len(batch))
         for rowid, *texts in db.execute(f"SELECT rowid, {_COLUMNS} FROM papers_fts WHERE rowid IN ({marks})", batch):
             yield rowid, tuple(texts)
 
 
-def _batches(rows: list[int]) -> Iterator[list[int]]:
-    for start in range(0, len(rows), _BATCH):
-        yield rows[start : start + _BATCH]
+def batches(rows: list[int]) -> Iterator[list[int]]:
+    for start in range(0, len(rows), BATCH):
+        yield rows[start : start + BATCH]
 
 
 # Every insert into or delete from papers leaves the paper's rowid here, in the writer's transaction:
@@ -60,7 +80,7 @@ def add_log(db: sqlite3.Connection) -> None:
 
 
 class PaperIds:
-    """Paper id by rowid, in one array: a search maps its hits without reading the papers table (100
+    """Paper id by row number, in one array: a search maps its hits without reading the papers table (100
     rowid lookups there cost ~8 ms at 92k papers, the pages cold), and a dict of a million ids would
     hold ~120 MB."""
 
@@ -68,10 +88,11 @@ class PaperIds:
         self.ids = np.array([], dtype="U1")
 
     def of(self, rows: list[int]) -> list[str]:
-        return [str(self.ids[row]) if row < len(self.ids) else "" for row in rows]
+        ids = self.ids  # another thread may put a grown array in its place meanwhile
+        return [str(ids[row]) if row < len(ids) else "" for row in rows]
 
     def put(self, pairs: list[tuple[int, str]], removed: list[int]) -> None:
-        """`pairs` (rowid, id) now hold, `removed` rows no longer do (a row in both is a new paper's)."""
+        """`pairs` (row, id) now hold, `removed` rows no longer do (a row in both is a new paper's)."""
         self.ids[[row for row in removed if row < len(self.ids)]] = ""
         if not pairs:
             return
@@ -85,27 +106,53 @@ class PaperIds:
         self.ids[list(rows)] = ids
 
 
-class IndexBeside:
-    """The tantivy index in a folder beside a SQLite file, caught up with the papers before each search.
+class Indexed(Protocol):
+    """What a store gives its tantivy index: statements, snapshots, the documents and a folder."""
 
-    The folder is named after the file and its inode (a library made again at the same path is another
-    file). A missing, unreadable or inconsistent index is built again from the FTS5 table; one that
-    cannot be brought in step (another process holds its writer, a read-only folder) answers nothing,
-    and the store searches FTS5 instead.
+    row_column: str  # the papers table's column the log and the documents name a paper by
+    database_errors: tuple[type[Exception], ...]
+
+    def _all(self, sql: str, params: Iterable = ()) -> list[tuple]: ...
+    def _one(self, sql: str, params: Iterable = ()) -> tuple | None: ...
+
+    def lexical_snapshot(self) -> AbstractContextManager[bool]:
+        """One read-only snapshot for the statements run inside; yields False when the caller's own
+        transaction is open (its uncommitted writes are the store's own index's to see, not this one's)."""
+        ...
+
+    def lexical_documents(self, rows: list[int] | None) -> Iterable[tuple[int, tuple[str, ...]]]:
+        """(row, texts in lexical.COLUMNS order, as SQLite's FTS5 table holds them) of every paper or of `rows`."""
+        ...
+
+    def lexical_folder(self) -> Path | None:
+        """The index's folder (None: in memory), other indexes of the same library removed."""
+        ...
+
+
+class _Renew(Exception):
+    """The index is ahead of this snapshot: another process caught it up with papers committed since."""
+
+
+class IndexBeside:
+    """A store's tantivy index, caught up with its papers before each search.
+
+    A missing, unreadable or inconsistent index is built again from the papers; one that cannot be
+    brought in step (another process holds its writer, a read-only folder) answers nothing, and the
+    store searches its own index instead. Threads share it: one at a time brings it in step.
     """
 
-    def __init__(self, db: sqlite3.Connection, database: str) -> None:
-        self.db = db
-        self.database = database
+    def __init__(self, store: Indexed) -> None:
+        self.store = store
         self.index: LexicalIndex | None = None
         self.ids = PaperIds()
         self.ids_at: int | None = None  # the position the ids are in step with
+        self.lock = threading.Lock()
 
     def search(
         self, query: lexical.Query, limit: int, where: tuple[str, list], enough: int | None
     ) -> list[lexical.LexicalHit] | None:
-        """As fts5.search for a parsed query, filters as the set of rows that pass them; None when the
-        index cannot answer and FTS5 must."""
+        """As the store's own search for a parsed query, filters as the set of rows that pass them; None
+        when the index cannot answer and the store's own index must."""
         return self._in_step(lambda index: self._found(index, query, limit, where, enough))
 
     def ready(self) -> LexicalIndex | None:
@@ -113,17 +160,33 @@ class IndexBeside:
         return self._in_step(lambda index: index)
 
     def _in_step(self, use: Callable[[LexicalIndex], T]) -> T | None:
-        if self.db.in_transaction:  # the caller's own uncommitted writes: FTS5 sees them, the index must not
-            return None
         try:
-            self.db.execute("BEGIN")  # one snapshot for the position, the documents and the filters
-            try:
-                return use(self._caught_up())
-            finally:
-                self.db.execute("COMMIT")
-        except (OSError, ValueError, sqlite3.DatabaseError):
+            if (index := self._current()) is not None:
+                return use(index)
+            for fresh in (False, True):
+                with self.store.lexical_snapshot() as open_:  # the position, the documents and the filters
+                    if not open_:
+                        return None
+                    try:
+                        with self.lock:
+                            index = self._caught_up(fresh)
+                    except _Renew:
+                        continue  # a new snapshot sees the papers the index holds
+                    return use(index)
+        except (OSError, ValueError, *self.store.database_errors):
             self.index = None
+        return None
+
+    def _current(self) -> LexicalIndex | None:
+        """The index, when it is already at the log's head: read without a snapshot of its own (on
+        PostgreSQL a snapshot costs three more round trips). The filters and ids read after may see later
+        papers, which the index then lacks, or miss removed ones, whose ids no longer map: either way only
+        committed papers are found. Inside the caller's own transaction, its writes move the head."""
+        index, at = self.index, self.ids_at
+        if index is None or at is None:
             return None
+        head = self._head()
+        return index if index.position == head == at else None
 
     def _found(
         self, index: LexicalIndex, query: lexical.Query, limit: int, where: tuple[str, list], enough: int | None
@@ -131,77 +194,77 @@ class IndexBeside:
         where_sql, params = where
         rows = None
         if where_sql:
-            rows = {r[0] for r in self.db.execute(f"SELECT p.rowid FROM papers AS p WHERE TRUE {where_sql}", params)}
+            column = self.store.row_column
+            rows = {r[0] for r in self.store._all(f"SELECT p.{column} FROM papers AS p WHERE TRUE {where_sql}", params)}
             if not rows:
                 return []
         found = index.search(query, limit, enough, rows)
         ids = self.ids.of([row for row, _, _ in found])
         return [lexical.LexicalHit(pid, score, every) for pid, (_, score, every) in zip(ids, found, strict=True) if pid]
 
-    def _caught_up(self, fresh: bool = False) -> LexicalIndex:
-        head = self.db.execute("SELECT coalesce(max(seq), 0) FROM lexical_changes").fetchone()[0]
-        self._ids_caught_up(head)
+    def _caught_up(self, fresh: bool) -> LexicalIndex:
+        head = self._head()
         opened = self.index is None
         if self.index is None:
             self.index = self._opened()
         if self.index.position != head:
             self.index.refresh()  # another process may have caught it up
         position = self.index.position
+        if position is not None and position > head and not fresh:
+            # Another process committed papers since this snapshot began, and caught the index up.
+            # (Still ahead in a new snapshot, the database went back: built again below.)
+            raise _Renew
+        self._ids_caught_up(head)
         if position == head and not (opened and self._count_differs()):
             return self.index
-        if position is not None and position > head and not fresh:
-            # Another process committed papers since this snapshot began, and caught the index up:
-            # a new snapshot sees them. (Still ahead after that, the file went back: built again below.)
-            self.db.execute("COMMIT")
-            self.db.execute("BEGIN")
-            return self._caught_up(fresh=True)
         if position is not None and position < head:
             rows = self._changed_since(position)
-            self.index.update(rows, documents(self.db, rows), head)
+            self.index.update(rows, self.store.lexical_documents(rows), head)
             if not self._count_differs():
                 return self.index
         self.index.clear()
-        self.index.update([], documents(self.db), head)
+        self.index.update([], self.store.lexical_documents(None), head)
         return self.index
 
     def _ids_caught_up(self, head: int) -> None:
         if self.ids_at == head:
             return
+        column = self.store.row_column
         if self.ids_at is None or self.ids_at > head:
-            self.ids = PaperIds()
-            self.ids.put(self.db.execute("SELECT rowid, id FROM papers").fetchall(), [])
+            ids = PaperIds()
+            ids.put(self.store._all(f"SELECT {column}, id FROM papers"), [])
+            self.ids = ids
         else:
             rows = self._changed_since(self.ids_at)
             pairs = [
                 pair
-                for batch in _batches(rows)
-                for pair in self.db.execute(
-                    f"SELECT rowid, id FROM papers WHERE rowid IN ({', '.join('?' * len(batch))})", batch
+                for batch in batches(rows)
+                for pair in self.store._all(
+                    f"SELECT {column}, id FROM papers WHERE {column} IN ({', '.join('?' * len(batch))})", batch
                 )
             ]
             self.ids.put(pairs, rows)
         self.ids_at = head
 
+    def _head(self) -> int:
+        return self.store._one("SELECT coalesce(max(seq), 0) FROM lexical_changes")[0]  # type: ignore[index]
+
     def _changed_since(self, position: int) -> list[int]:
-        return [r[0] for r in self.db.execute("SELECT DISTINCT row FROM lexical_changes WHERE seq > ?", (position,))]
+        return [r[0] for r in self.store._all("SELECT DISTINCT row FROM lexical_changes WHERE seq > ?", (position,))]
 
     def _count_differs(self) -> bool:
         """The index does not hold one document per paper (a half-deleted folder, another library's index)."""
         assert self.index is not None
-        return self.index.count() != self.db.execute("SELECT count(*) FROM papers").fetchone()[0]
+        return self.index.count() != self.store._one("SELECT count(*) FROM papers")[0]  # type: ignore[index]
 
     def _opened(self) -> LexicalIndex:
-        folder = self.folder()
-        for other in glob.glob(glob.escape(self.database) + ".lexical-*"):
-            if Path(other) != folder:
-                shutil.rmtree(other, ignore_errors=True)
+        folder = self.store.lexical_folder()
         try:
             return LexicalIndex(folder)
         except ValueError:  # not an index any more: made again
-            shutil.rmtree(folder, ignore_errors=True)
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
             return LexicalIndex(folder)
 
     def folder(self) -> Path | None:
-        if self.database == ":memory:":
-            return None
-        return Path(f"{self.database}.lexical-{os.stat(self.database).st_ino}")
+        return self.store.lexical_folder()
