@@ -279,10 +279,11 @@ class SQLiteStore(SQLCore):
     def _search(
         self, query: lexical.Query, limit: int, filters: lexical.Filters, raw: str | None, enough: int | None
     ) -> list[lexical.LexicalHit]:
-        if raw is None and (hits := self._lexical.search(query, limit, where(filters, SQLITE), enough)) is not None:
+        passing = where(filters, SQLITE)
+        if raw is None and (hits := self._lexical.search(query, limit, passing, enough)) is not None:
             return hits
         try:
-            return fts5.search(self.db, query, limit, where(filters, SQLITE), raw, self._frequencies, enough)
+            return fts5.search(self.db, query, limit, passing, raw, self._frequencies, enough)
         except sqlite3.OperationalError as exc:  # only a raw FTS5 expression can be malformed
             raise PaperscopeError(f"invalid FTS5 query: {exc}") from None
 
