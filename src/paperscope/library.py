@@ -121,7 +121,7 @@ class Library:
         changed = report.papers_created + report.papers_updated + report.papers_removed
         if changed:  # the first search after the ingest should not wait for the lexical index
             started = time.perf_counter()
-            self.store.catch_up_indexes()
+            self.store.catch_up_indexes(prune=True)
             report.seconds["search_index"] = round(time.perf_counter() - started, 2)
         if embed_vectors:
             started = time.perf_counter()

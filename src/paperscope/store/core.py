@@ -355,9 +355,9 @@ class SQLCore(ABC):
     # searching
 
     @abstractmethod
-    def catch_up_indexes(self) -> None:
+    def catch_up_indexes(self, prune: bool = False) -> None:
         """Bring the search indexes kept beside the store in step with its papers now, rather than
-        in the next search."""
+        in the next search; `prune` (the writer, after an ingest): then drop the change log they have read."""
 
     def search_lexical(
         self,

@@ -457,7 +457,7 @@ class PostgresStore(SQLCore):
         row = self._one("SELECT v.vector" + CURRENT + " WHERE v.paper_id = ?", (paper_id,))
         return np.frombuffer(bytes(row[0]), dtype=semantic.STORED_DTYPE).astype(np.float32) if row else None
 
-    def catch_up_indexes(self) -> None:
+    def catch_up_indexes(self, prune: bool = False) -> None:
         """Nothing to do: PostgreSQL's search indexes change with its rows, in the same transaction."""
 
     def nearest(

@@ -263,9 +263,12 @@ class SQLiteStore(SQLCore):
         """Changes whenever the library does (another connection's commit or this one's write); O(1)."""
         return self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes
 
-    def catch_up_indexes(self) -> None:
+    def catch_up_indexes(self, prune: bool = False) -> None:
         """The tantivy index beside the file takes in the papers written since it last did."""
-        self._lexical.ready()
+        if prune:
+            self._lexical.forget_read()
+        else:
+            self._lexical.ready()
 
     # searching: tantivy beside the file (tantivy_lexical.py), FTS5 (fts5.py) for raw expressions and
     # whenever the index cannot be brought in step

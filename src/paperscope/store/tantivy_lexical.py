@@ -43,7 +43,8 @@ def _batches(rows: list[int]) -> Iterator[list[int]]:
 
 
 # Every insert into or delete from papers leaves the paper's rowid here, in the writer's transaction:
-# what the index must read again, after the position it records.
+# what the index must read again, after the position it records. An ingest deletes the rows the index
+# has read (`forget_read`); the head is then sqlite_sequence's, which AUTOINCREMENT never lowers.
 _LOG = (
     "CREATE TABLE lexical_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, row INTEGER NOT NULL)",
     "CREATE TRIGGER papers_added AFTER INSERT ON papers"
@@ -57,6 +58,19 @@ def add_log(db: sqlite3.Connection) -> None:
     """9: the rows the tantivy index beside the file must read again."""
     for statement in _LOG:
         db.execute(statement)
+
+
+_HEAD = (
+    "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'lexical_changes'), 0),"
+    " (SELECT min(seq) FROM lexical_changes)"
+)
+
+
+def _logged_since(position: int, oldest: int | None) -> bool:
+    """Every change after `position` is still in the log, whose first row left is `oldest`: only rows
+    up to some position are ever deleted, so none after `position` went when the first one left follows
+    it (called when the head is past `position`: an empty log then lost what came after it)."""
+    return oldest is not None and oldest <= position + 1
 
 
 class PaperIds:
@@ -112,6 +126,12 @@ class IndexBeside:
         """The index, in step with every committed paper (None when it cannot be)."""
         return self._in_step(lambda index: index)
 
+    def forget_read(self) -> None:
+        """Delete the log rows the index has read. Another connection whose ids are older than the rows
+        left reads them all again (`_ids_caught_up`), so only the index's own position bounds this."""
+        if (index := self.ready()) is not None and index.position is not None:
+            self.db.execute("DELETE FROM lexical_changes WHERE seq <= ?", (index.position,))
+
     def _in_step(self, use: Callable[[LexicalIndex], T]) -> T | None:
         if self.db.in_transaction:  # the caller's own uncommitted writes: FTS5 sees them, the index must not
             return None
@@ -139,8 +159,8 @@ class IndexBeside:
         return [lexical.LexicalHit(pid, score, every) for pid, (_, score, every) in zip(ids, found, strict=True) if pid]
 
     def _caught_up(self, fresh: bool = False) -> LexicalIndex:
-        head = self.db.execute("SELECT coalesce(max(seq), 0) FROM lexical_changes").fetchone()[0]
-        self._ids_caught_up(head)
+        head, oldest = self.db.execute(_HEAD).fetchone()
+        self._ids_caught_up(head, oldest)
         opened = self.index is None
         if self.index is None:
             self.index = self._opened()
@@ -155,7 +175,7 @@ class IndexBeside:
             self.db.execute("COMMIT")
             self.db.execute("BEGIN")
             return self._caught_up(fresh=True)
-        if position is not None and position < head:
+        if position is not None and position < head and _logged_since(position, oldest):
             rows = self._changed_since(position)
             self.index.update(rows, documents(self.db, rows), head)
             if not self._count_differs():
@@ -164,10 +184,10 @@ class IndexBeside:
         self.index.update([], documents(self.db), head)
         return self.index
 
-    def _ids_caught_up(self, head: int) -> None:
+    def _ids_caught_up(self, head: int, oldest: int | None) -> None:
         if self.ids_at == head:
             return
-        if self.ids_at is None or self.ids_at > head:
+        if self.ids_at is None or self.ids_at > head or not _logged_since(self.ids_at, oldest):
             self.ids = PaperIds()
             self.ids.put(self.db.execute("SELECT rowid, id FROM papers").fetchall(), [])
         else:
