@@ -12,6 +12,7 @@ first Chinese query: a few seconds and about 100 MB (jieba 63, CC-CEDICT 26).
 
 from __future__ import annotations
 
+import functools
 import gzip
 import logging
 import re
@@ -57,6 +58,7 @@ def translate(text: str, frequency: Frequency) -> Translation:
     if not has_chinese(text):
         return Translation(text, text, ())
     resources = _resources()
+    frequency = functools.cache(frequency)  # a query asks for the same words' counts many times over
     terms: list[str] = []
     pieces: list[str] = []
     done = 0
@@ -116,6 +118,7 @@ class _Resources:
         self.tokenizer = jieba.Tokenizer()
         self.tokenizer.initialize()
         self.longest = max(map(len, [*self.glossary, *self.cedict]))
+        self.longest_term = max(map(len, self.glossary))
 
     def english(self, stretch: str, frequency: Frequency) -> list[str]:
         """The English senses of a stretch of Chinese (with any letters and digits in it), in order."""
@@ -142,7 +145,7 @@ class _Resources:
             end = next(
                 (
                     end
-                    for end in range(min(len(stretch), start + self.longest), start + 1, -1)
+                    for end in range(min(len(stretch), start + self.longest_term), start + 1, -1)
                     if stretch[start:end] in self.glossary
                 ),
                 None,

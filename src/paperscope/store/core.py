@@ -11,7 +11,7 @@ search (`_search` and the search index kept beside the papers: `_search_columns`
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import orjson
@@ -353,6 +353,15 @@ class SQLCore(ABC):
         return {r[0] for r in self._all("SELECT paper_id FROM changes WHERE kind = 'added' AND at > ?", (since,))}
 
     # searching
+
+    def document_frequency(self, word: str) -> int:
+        """How many papers' indexed text holds `word` (remembered)."""
+        return self.document_frequencies()(word)
+
+    @abstractmethod
+    def document_frequencies(self) -> Callable[[str], int]:
+        """`document_frequency` for the many words of one query (a Chinese one's senses): whether the
+        library changed, which drops what is remembered, is asked once, here."""
 
     @abstractmethod
     def catch_up_indexes(self, prune: bool = False) -> None:

@@ -332,8 +332,9 @@ class PostgresStore(SQLCore):
             (terms, [sign * counts[t] for t in terms]),
         )
 
-    def document_frequency(self, word: str) -> int:
-        return self._frequency()(f'"{word}"')
+    def document_frequencies(self) -> Callable[[str], int]:
+        frequency = self._frequency()
+        return lambda word: frequency(f'"{word}"')
 
     def vocabulary(self) -> dict[str, int]:
         """Every indexed word with its document frequency, read in one pass and kept until the library changes."""

@@ -294,9 +294,10 @@ class SQLiteStore(SQLCore):
         """Ids of the papers an FTS5 expression matches (what `-word` excludes, in any mode)."""
         return fts5.matching_ids(self.db, expression)
 
-    def document_frequency(self, word: str) -> int:
-        """How many papers' indexed text holds `word` (FTS5's own vocabulary; remembered)."""
-        return fts5.frequencies(self.db, self._frequencies)(f'"{word}"')
+    def document_frequencies(self) -> Callable[[str], int]:
+        """From FTS5's own vocabulary."""
+        frequency = fts5.frequencies(self.db, self._frequencies)
+        return lambda word: frequency(f'"{word}"')
 
     def vocabulary(self) -> dict[str, int]:
         """Every indexed word with its document frequency, read in one pass and kept until the library changes."""
