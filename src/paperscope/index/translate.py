@@ -180,8 +180,13 @@ class _Resources:
             return next((s for s in senses if _in_library(s, frequency)), senses[0])
         if len(word) == 1:
             return None
-        candidates = [s for s in _cedict_senses(self.cedict.get(word, "")) if _in_library(s, frequency)]
-        return max(candidates, key=lambda s: (" " not in s, min(frequency(w) for w in _words(s))), default=None)
+        senses = _cedict_senses(self.cedict.get(word, ""))
+        # The senses of several words are looked up only when no one-word sense is in the library:
+        # FTS5 counts a word's papers by reading its postings (up to milliseconds for a common word).
+        for group in ([s for s in senses if " " not in s], [s for s in senses if " " in s]):
+            if candidates := [s for s in group if _in_library(s, frequency)]:
+                return max(candidates, key=lambda s: min(frequency(w) for w in _words(s)))
+        return None
 
 
 def read_cedict() -> dict[str, str]:
