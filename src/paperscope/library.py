@@ -360,7 +360,8 @@ class Library:
         key = (text, self.store.version())  # the senses chosen depend on the library's vocabulary
         last = self._translated  # one read: another thread may replace it meanwhile
         if last is None or last[0] != key:
-            last = self._translated = (key, translate.translate(text, self.store.document_frequencies()))
+            counts = self.store.word_counts()
+            last = self._translated = (key, translate.translate(text, counts.frequency, counts.present))
         return last[1]
 
     def _lexical_query(self, text: str, query: lexical.Query, syntax: str) -> lexical.Query:

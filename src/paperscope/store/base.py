@@ -17,6 +17,15 @@ DEFAULT_READER = "me"  # whose tags and notes they are when no reader is named
 
 
 @dataclass(frozen=True)
+class WordCounts:
+    """For the many words of one query (a Chinese one's senses): how many papers' indexed text holds
+    a word, and whether any does (which may be cheaper to ask)."""
+
+    frequency: Callable[[str], int]
+    present: Callable[[str], bool]
+
+
+@dataclass(frozen=True)
 class FileRow:
     id: int
     path: str
@@ -72,7 +81,7 @@ class Store(Protocol):
     def filtered_ids(self, filters: lexical.Filters) -> set[str]: ...
     def matching_ids(self, expression: str) -> set[str]: ...
     def document_frequency(self, word: str) -> int: ...
-    def document_frequencies(self) -> Callable[[str], int]: ...
+    def word_counts(self) -> WordCounts: ...
     def vocabulary(self) -> dict[str, int]: ...
     def catch_up_indexes(self, prune: bool = False) -> None: ...
 

@@ -11,7 +11,7 @@ search (`_search` and the search index kept beside the papers: `_search_columns`
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import orjson
@@ -19,7 +19,7 @@ import orjson
 from paperscope.errors import PaperscopeError
 from paperscope.index import lexical, semantic
 from paperscope.model import Paper, RawRecord
-from paperscope.store.base import FileRow, LibraryPaper
+from paperscope.store.base import FileRow, LibraryPaper, WordCounts
 from paperscope.store.dialect import Dialect
 from paperscope.store.rows import (
     VectorCache,
@@ -356,12 +356,12 @@ class SQLCore(ABC):
 
     def document_frequency(self, word: str) -> int:
         """How many papers' indexed text holds `word` (remembered)."""
-        return self.document_frequencies()(word)
+        return self.word_counts().frequency(word)
 
     @abstractmethod
-    def document_frequencies(self) -> Callable[[str], int]:
-        """`document_frequency` for the many words of one query (a Chinese one's senses): whether the
-        library changed, which drops what is remembered, is asked once, here."""
+    def word_counts(self) -> WordCounts:
+        """Document frequencies for the many words of one query: whether the library changed, which
+        drops what is remembered, is asked once, here."""
 
     @abstractmethod
     def catch_up_indexes(self, prune: bool = False) -> None:

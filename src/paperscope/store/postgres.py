@@ -37,6 +37,7 @@ from paperscope.errors import PaperscopeError
 from paperscope.index import lexical, semantic
 from paperscope.model import Paper
 from paperscope.store import pg_bm25, pg_text
+from paperscope.store.base import WordCounts
 from paperscope.store.core import CURRENT, SQLCore, where
 from paperscope.store.dialect import POSTGRES
 from paperscope.store.location import safe_location
@@ -332,9 +333,9 @@ class PostgresStore(SQLCore):
             (terms, [sign * counts[t] for t in terms]),
         )
 
-    def document_frequencies(self) -> Callable[[str], int]:
+    def word_counts(self) -> WordCounts:
         frequency = self._frequency()
-        return lambda word: frequency(f'"{word}"')
+        return WordCounts(lambda word: frequency(f'"{word}"'), lambda word: frequency(f'"{word}"') > 0)
 
     def vocabulary(self) -> dict[str, int]:
         """Every indexed word with its document frequency, read in one pass and kept until the library changes."""

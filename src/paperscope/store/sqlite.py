@@ -21,7 +21,7 @@ from paperscope.errors import PaperscopeError
 from paperscope.index import lexical, semantic, vector_file
 from paperscope.model import Paper
 from paperscope.store import fts5, tantivy_lexical
-from paperscope.store.base import DEFAULT_READER
+from paperscope.store.base import DEFAULT_READER, WordCounts
 from paperscope.store.core import SQLCore, where
 from paperscope.store.dialect import SQLITE
 from paperscope.store.rows import identities, now_precise, unpack
@@ -294,10 +294,10 @@ class SQLiteStore(SQLCore):
         """Ids of the papers an FTS5 expression matches (what `-word` excludes, in any mode)."""
         return fts5.matching_ids(self.db, expression)
 
-    def document_frequencies(self) -> Callable[[str], int]:
-        """From FTS5's own vocabulary."""
+    def word_counts(self) -> WordCounts:
+        """From FTS5's own vocabulary, or a word's first match (fts5.presence)."""
         frequency = fts5.frequencies(self.db, self._frequencies)
-        return lambda word: frequency(f'"{word}"')
+        return WordCounts(lambda word: frequency(f'"{word}"'), fts5.presence(self.db, self._frequencies, frequency))
 
     def vocabulary(self) -> dict[str, int]:
         """Every indexed word with its document frequency, read in one pass and kept until the library changes."""
