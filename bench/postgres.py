@@ -45,7 +45,7 @@ import time
 import warnings
 from pathlib import Path
 
-import numpy as np
+import perturbed_vectors
 
 from paperscope.index import lexical, semantic
 from paperscope.library import Library
@@ -84,39 +84,6 @@ def ingest(location: str, label: str, lists: list[Path]) -> None:
         f"ingest {label:10s} {report.records_read:,} records → {report.papers:,} papers in {seconds:6.1f} s"
         f"  ({report.records_read / seconds:,.0f} records/s)"
     )
-
-
-def fill_vectors(locations: list[str], sample: int) -> None:
-    """Real vectors for a sample, perturbed copies of them for the rest (the same in every store)."""
-    rng = np.random.default_rng(7)
-    with Library(locations[0]) as library:
-        ids = sorted(p.id for p in library.papers())
-        chosen = random.Random(7).sample(ids, sample)
-        started = time.perf_counter()
-        real = semantic.encoder(threads=2).encode([semantic.text_of(library.paper(i)) for i in chosen])
-        print(
-            f"vectors: {sample:,} abstracts embedded in {time.perf_counter() - started:.0f} s; the other papers get a"
-            " sample vector + noise"
-        )
-    vectors = real[rng.integers(0, sample, len(ids))] + rng.normal(0, 0.02, (len(ids), semantic.DIMENSIONS))
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    for location in locations:
-        store = open_store(location)
-        try:
-            digests = {pid: digest for pid, digest, _ in store.missing_vectors(len(ids) + 1)}
-            started = time.perf_counter()
-            for start in range(0, len(ids), 2_000):
-                with store.transaction():
-                    store.put_vectors(
-                        (pid, digests[pid], semantic.to_blob(vectors[i]))
-                        for i, pid in enumerate(ids[start : start + 2_000], start)
-                    )
-            print(
-                f"vectors into {type(store).__name__:14s} {time.perf_counter() - started:6.1f} s"
-                " (PostgreSQL: HNSW index built as they come)"
-            )
-        finally:
-            store.close()
 
 
 def latency(library: Library, queries: list[str], label: str) -> None:
@@ -312,7 +279,9 @@ def main() -> None:
             ingest(postgres, "PostgreSQL", lists)
             if args.ingest_only:
                 return
-            fill_vectors([sqlite, postgres], args.sample)
+            real = perturbed_vectors.embed_sample(sqlite, args.sample)
+            for location in (sqlite, postgres):
+                perturbed_vectors.fill(location, real)
             with Library(sqlite) as lite, Library(postgres) as server:
                 titles = [p.title for p in lite.papers() if p.title]
                 queries = random.Random(11).sample(titles, QUERIES)

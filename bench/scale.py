@@ -27,22 +27,19 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
-import psutil
+import perturbed_vectors
 from postgres import CORPUS, QUERIES, latency, start_server
+from process_tree import TreeMemory
 
 from paperscope.index import semantic
 from paperscope.library import Library
-from paperscope.store import open_store
 
 URL_FIELDS = ("site", "pdf", "github", "project", "arxiv", "doi", "oa", "openreview")
 REPLACED = 0.2
-VECTOR_CHUNK = 5_000
 
 
 def vocabulary(lists: list[Path]) -> list[str]:
@@ -87,33 +84,13 @@ def replicate(lists: list[Path], copies: int, folder: Path) -> int:
     return records
 
 
-class TreeRSS:
-    """The peak RSS of a process and its children, summed, sampled every 0.2 s."""
-
-    def __init__(self, pid: int) -> None:
-        self.root = psutil.Process(pid)
-        self.peak = 0
-        self.largest = 0
-        self._thread = threading.Thread(target=self._sample, daemon=True)
-        self._thread.start()
-
-    def _sample(self) -> None:
-        while self.root.is_running() and self.root.status() != psutil.STATUS_ZOMBIE:
-            try:
-                sizes = [p.memory_info().rss for p in [self.root, *self.root.children(recursive=True)]]
-            except psutil.Error:
-                continue
-            self.peak = max(self.peak, sum(sizes))
-            self.largest = max(self.largest, *sizes)
-            time.sleep(0.2)
-
-
 def ingest(location: str, folder: Path, label: str, records: int) -> None:
     command = [sys.executable, "-m", "paperscope", "--db", location, "ingest", str(folder), "--no-embed", "--json"]
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    rss = TreeRSS(process.pid)
+    memory = TreeMemory(process.pid)
     out, err = process.communicate()
+    memory.stop()
     seconds = time.perf_counter() - started
     if process.returncode:
         sys.exit(f"{label} ingest failed: {err.strip()[-500:]}")
@@ -121,51 +98,9 @@ def ingest(location: str, folder: Path, label: str, records: int) -> None:
     stages = ", ".join(f"{stage} {s:.0f} s" for stage, s in report["seconds"].items())
     print(
         f"ingest {label:10s} {records:,} records → {report['papers']:,} papers in {seconds:,.0f} s"
-        f" = {records / seconds:,.0f} records/s; peak RSS {rss.peak / 2**20:,.0f} MB for the process tree"
-        f" (largest process {rss.largest / 2**20:,.0f} MB)\n  where the time goes: {stages}"
+        f" = {records / seconds:,.0f} records/s; peak RSS {memory.total / 2**20:,.0f} MB for the process tree"
+        f" (largest process {memory.largest / 2**20:,.0f} MB)\n  where the time goes: {stages}"
     )
-
-
-def sample_vectors(location: str, sample: int) -> np.ndarray:
-    with Library(location) as library:
-        ids = sorted(p.id for p in library.papers())
-        chosen = random.Random(7).sample(ids, sample)
-        texts = [semantic.text_of(library.paper(i)) for i in chosen]
-    started = time.perf_counter()
-    real = semantic.encoder(threads=2).encode(texts)
-    rate = sample / (time.perf_counter() - started)
-    print(
-        f"embedding: {rate:,.0f} abstracts/s on this machine; every paper for real would take"
-        f" {len(ids) / rate / 3600:,.1f} h — {sample:,} were embedded, the rest are copies + noise"
-    )
-    return real
-
-
-def perturbed_vectors(real: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
-    vectors = real[rng.integers(0, len(real), count)] + rng.normal(0, 0.02, (count, real.shape[1]))
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    return vectors.astype(np.float32)
-
-
-def missing(store) -> Iterator[list[tuple[str, str]]]:
-    while rows := [(pid, digest) for pid, digest, _ in store.missing_vectors(VECTOR_CHUNK)]:
-        yield rows
-
-
-def fill_vectors(location: str, real: np.ndarray) -> None:
-    rng = np.random.default_rng(7)
-    store = open_store(location)
-    started = time.perf_counter()
-    try:
-        for rows in missing(store):
-            vectors = perturbed_vectors(real, len(rows), rng)
-            with store.transaction():
-                store.put_vectors(
-                    (pid, digest, semantic.to_blob(vector)) for (pid, digest), vector in zip(rows, vectors, strict=True)
-                )
-    finally:
-        store.close()
-    print(f"vectors written in {time.perf_counter() - started:,.0f} s")
 
 
 def ann_recall(library: Library, queries: list[str]) -> None:
@@ -184,7 +119,7 @@ def ann_recall(library: Library, queries: list[str]) -> None:
 
 
 def measure(location: str, label: str, real: np.ndarray) -> None:
-    fill_vectors(location, real)
+    perturbed_vectors.fill(location, real)
     with Library(location) as library:
         titles = [p.title for p in library.papers() if p.title]
         queries = random.Random(11).sample(titles, QUERIES)
@@ -224,7 +159,7 @@ def main() -> None:
             for label in chosen:
                 ingest(locations[label], folder / "input", label, records)
                 print(f"database {label}: {database_size(locations[label]):.2f} GB")
-            real = sample_vectors(locations[chosen[0]], args.sample)
+            real = perturbed_vectors.embed_sample(locations[chosen[0]], args.sample)
             for label in chosen:
                 measure(locations[label], label, real)
         finally:

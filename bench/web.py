@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import runpy
 import socket
 import statistics
 import subprocess
@@ -30,15 +31,8 @@ from paperscope.library import Library
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent.parent / "shared"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+# Chromium as the browser tests launch it; this script runs outside the tests package, so it reads the file.
+CHROMIUM = runpy.run_path(str(HERE.parent / "tests" / "web" / "chromium.py"))
 
 
 def ms(values: list[float]) -> str:
@@ -107,7 +101,7 @@ def measure(db: Path, label: str) -> None:
                 ttfb(http, urls[0])
                 print(f"  {name:<12} TTFB       {ms([ttfb(http, urls[i % len(urls)]) for i in range(50)])}")
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+            browser = CHROMIUM["launch"](playwright)
             page = browser.new_page()
             for name, urls in (("search page", search_urls), ("paper page", paper_urls)):
                 loads = []

@@ -33,6 +33,11 @@ def in_step(library):
     return index is not None and index.count() == library.count()
 
 
+def log_head(library):
+    """The last change logged for the index (its rows may be deleted once read; the sequence stays)."""
+    return library.store.db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'lexical_changes'").fetchone()[0]
+
+
 @pytest.fixture
 def page(tmp_path):
     """A seed page cut to its first two papers; `lines` to write other versions of it."""
@@ -56,11 +61,31 @@ def test_the_index_catches_up_after_an_ingest(library_location, page):
 def test_an_ingest_leaves_the_index_in_step_for_the_first_search(tmp_path):
     with Library(tmp_path / "lib.db") as lib:
         report = lib.ingest([SEEDS], embed_vectors=False)
-        head = lib.store.db.execute("SELECT max(seq) FROM lexical_changes").fetchone()[0]
+        head = log_head(lib)
         folder = index_folder(lib)
     assert "search_index" in report.seconds
     saved = LexicalIndex(folder)  # as the next process finds it, before any search
     assert saved.position == head and saved.count() == report.papers == 51
+
+
+def test_an_ingest_deletes_the_changes_the_index_has_read_and_a_reader_opened_before_still_finds_new_papers(
+    tmp_path, page
+):
+    path, _ = page
+    with Library(tmp_path / "lib.db") as writer, Library(tmp_path / "lib.db") as reader:
+        writer.ingest([path], embed_vectors=False)
+        assert names(reader.search("hallucinations diffusion", limit=1, mode="lexical")) == ["VGR"]
+        writer.ingest([SEEDS], embed_vectors=False)
+        position = writer.store._lexical.ready().position
+        assert position == log_head(writer) > 2
+        read = writer.store.db.execute("SELECT count(*) FROM lexical_changes WHERE seq <= ?", (position,))
+        assert read.fetchone()[0] == 0
+        # The reader's ids were in step with the first ingest, whose changes are gone: it reads them all again.
+        assert names(reader.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]
+        assert {h.paper.id for h in reader.search("language models", limit=200, mode="lexical")} == {
+            h.paper.id for h in writer.search("language models", limit=200, mode="lexical")
+        }
+        assert in_step(reader)
 
 
 def test_the_index_forgets_a_removed_paper_and_reads_a_changed_one(library_location, page):

@@ -121,7 +121,7 @@ class Library:
         changed = report.papers_created + report.papers_updated + report.papers_removed
         if changed:  # the first search after the ingest should not wait for the lexical index
             started = time.perf_counter()
-            self.store.catch_up_indexes()
+            self.store.catch_up_indexes(prune=True)
             report.seconds["search_index"] = round(time.perf_counter() - started, 2)
         if embed_vectors:
             started = time.perf_counter()
@@ -362,7 +362,8 @@ class Library:
         key = (text, self.store.version())  # the senses chosen depend on the library's vocabulary
         last = self._translated  # one read: another thread may replace it meanwhile
         if last is None or last[0] != key:
-            last = self._translated = (key, translate.translate(text, self.store.document_frequency))
+            counts = self.store.word_counts()
+            last = self._translated = (key, translate.translate(text, counts.frequency, counts.present))
         return last[1]
 
     def _lexical_query(self, text: str, query: lexical.Query, syntax: str) -> lexical.Query:

@@ -19,18 +19,8 @@ from playwright.sync_api import Browser, sync_playwright
 from paperscope.library import Library
 
 from ..conftest import SEEDS
+from .chromium import CHROMIUM, launch
 
-CHROMIUM = os.environ.get("PAPERSCOPE_CHROMIUM", "/usr/bin/chromium")
-# Without the background-networking switches Chromium keeps dialling hosts this closed network refuses.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 HOSTILE = [
     "We study <script>window.__xss = 1; alert(1)</script> robust parsing of scripts in abstracts.",
     'An image tag <img src=x onerror="window.__xss = 2"> hides in this abstract about image models.',
@@ -109,7 +99,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        chromium = launch(playwright)
         yield chromium
         chromium.close()
 

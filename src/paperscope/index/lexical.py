@@ -9,6 +9,7 @@ character bigrams, since FTS5's unicode61 tokenizer would keep a whole run as on
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -304,7 +305,8 @@ def snippet(text: str, query: Query, chars: int = 240) -> str:
     starts = [match.start() for match in pattern.finditer(text)]
     if not starts:
         return ""
-    best = max(starts, key=lambda start: sum(start <= other < start + chars for other in starts))
+    # The first start with the most matches in the `chars` after it (the starts are in order).
+    best = max(starts, key=lambda start: bisect.bisect_left(starts, start + chars) - bisect.bisect_left(starts, start))
     begin = max(0, best - chars // 4)
     begin = text.rfind(" ", 0, begin) + 1 if begin else 0
     end = text.find(" ", begin + chars)

@@ -17,9 +17,10 @@ again, which is harmless: a row's document is always deleted before it is added.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import tantivy
@@ -148,35 +149,38 @@ class LexicalIndex:
     ) -> list[tuple[int, float, bool]]:
         """(rowid, score, has every term) of the papers matching every term first, then of those
         matching any of the rarest (lexical.Query.rarest), each group by BM25; within `rows` if given."""
-        passes = [(True, self._every(query)), (False, self._any(query))]
+        # Each term's query is made once, and only for a pass that runs: a phrase's costs a search of
+        # its own (_idf_ratio), and the rarest terms are in both passes.
+        term = functools.cache(self._term)
+        exclude = [term(t) for t in query.exclude]
         hits: list[tuple[int, float, bool]] = []
         seen: set[int] = set()
-        for every, found in passes:
-            if found is None or len(hits) >= (enough or limit):
+        for every, musts in ((True, self._every), (False, self._any)):
+            if len(hits) >= (enough or limit) or (found := musts(query, term)) is None:
                 continue
-            for row, score in self._run(found, query.exclude, limit, rows):
+            for row, score in self._run(found, exclude, limit, rows):
                 if row not in seen:
                     seen.add(row)
                     hits.append((row, score, every))
         return hits[:limit]
 
-    def _every(self, query: lexical.Query) -> list[tantivy.Query] | None:
+    def _every(self, query: lexical.Query, term: Callable[[str], tantivy.Query]) -> list[tantivy.Query] | None:
         terms = query.content()
-        return [self._term(t) for t in terms] if terms else None
+        return [term(t) for t in terms] if terms else None
 
-    def _any(self, query: lexical.Query) -> list[tantivy.Query] | None:
+    def _any(self, query: lexical.Query, term: Callable[[str], tantivy.Query]) -> list[tantivy.Query] | None:
         required = query.required()
         words = [w for w in query.rarest(self.frequency) if w not in required]
         if len(words) + len(required) < 2 or not words:
             return None
-        either = tantivy.Query.boolean_query([(tantivy.Occur.Should, self._term(w)) for w in words])
-        return [*(self._term(t) for t in required), either]
+        either = tantivy.Query.boolean_query([(tantivy.Occur.Should, term(w)) for w in words])
+        return [*(term(t) for t in required), either]
 
     def _run(
-        self, musts: list[tantivy.Query], exclude: list[str], limit: int, rows: set[int] | None
+        self, musts: list[tantivy.Query], exclude: list[tantivy.Query], limit: int, rows: set[int] | None
     ) -> list[tuple[int, float]]:
         clauses = [(tantivy.Occur.Must, q) for q in musts]
-        clauses += [(tantivy.Occur.MustNot, self._term(t)) for t in exclude]
+        clauses += [(tantivy.Occur.MustNot, q) for q in exclude]
         if rows is not None:
             within = tantivy.Query.term_set_query(self.schema, ROW, list(rows))
             clauses.append((tantivy.Occur.Must, tantivy.Query.const_score_query(within, 0.0)))

@@ -12,6 +12,7 @@ first Chinese query: a few seconds and about 100 MB (jieba 63, CC-CEDICT 26).
 
 from __future__ import annotations
 
+import functools
 import gzip
 import logging
 import re
@@ -22,6 +23,7 @@ from importlib.resources import files
 from io import BytesIO
 
 Frequency = Callable[[str], int]  # a lower-case word -> how many of the library's papers hold it
+Presence = Callable[[str], bool]  # whether any does
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _KANA_HANGUL = re.compile(r"[\u3040-\u30ff\uac00-\ud7af]")  # Japanese or Korean: not translated as Chinese
@@ -52,16 +54,19 @@ def has_chinese(text: str) -> bool:
     return bool(_HAN.search(text)) and not _KANA_HANGUL.search(text)
 
 
-def translate(text: str, frequency: Frequency) -> Translation:
-    """`text` with its Chinese in English; unchanged when it holds no Chinese."""
+def translate(text: str, frequency: Frequency, present: Presence | None = None) -> Translation:
+    """`text` with its Chinese in English; unchanged when it holds no Chinese. `present`: whether any
+    paper holds a word, when the library answers that faster than `frequency` > 0."""
     if not has_chinese(text):
         return Translation(text, text, ())
     resources = _resources()
+    frequency = functools.cache(frequency)  # a query asks for the same words many times over
+    present = functools.cache(present or (lambda word: frequency(word) > 0))
     terms: list[str] = []
     pieces: list[str] = []
     done = 0
     for match in _STRETCH.finditer(text):
-        english = resources.english(match.group(), frequency)
+        english = resources.english(match.group(), frequency, present)
         terms += english
         quoted = text.count('"', 0, match.start()) % 2 == 1  # already inside the user's own phrase
         rendered = " ".join(s if quoted or " " not in s else f'"{s}"' for s in english)
@@ -81,9 +86,9 @@ def _words(sense: str) -> list[str]:
     return [w for w in _WORD.findall(sense.lower()) if len(w) > 1 and w not in _ENGLISH_FILLERS]
 
 
-def _in_library(sense: str, frequency: Frequency) -> bool:
+def _in_library(sense: str, present: Presence) -> bool:
     words = _words(sense)
-    return bool(words) and all(frequency(w) > 0 for w in words)
+    return bool(words) and all(present(w) for w in words)
 
 
 def _cedict_senses(definitions: str) -> list[str]:
@@ -116,8 +121,9 @@ class _Resources:
         self.tokenizer = jieba.Tokenizer()
         self.tokenizer.initialize()
         self.longest = max(map(len, [*self.glossary, *self.cedict]))
+        self.longest_term = max(map(len, self.glossary))
 
-    def english(self, stretch: str, frequency: Frequency) -> list[str]:
+    def english(self, stretch: str, frequency: Frequency, present: Presence) -> list[str]:
         """The English senses of a stretch of Chinese (with any letters and digits in it), in order."""
         found: list[str] = []
         for token in self._segments(stretch):
@@ -128,7 +134,7 @@ class _Resources:
                 found += _LATIN.findall(token)
                 continue
             for word in self._known_words(token):
-                sense = self._sense(word, frequency)
+                sense = self._sense(word, frequency, present)
                 if sense and sense not in found:
                     found.append(sense)
         return found
@@ -142,7 +148,7 @@ class _Resources:
             end = next(
                 (
                     end
-                    for end in range(min(len(stretch), start + self.longest), start + 1, -1)
+                    for end in range(min(len(stretch), start + self.longest_term), start + 1, -1)
                     if stretch[start:end] in self.glossary
                 ),
                 None,
@@ -167,18 +173,26 @@ class _Resources:
                     break
         return [w for w in words if w not in self.function_words]
 
-    def _sense(self, word: str, frequency: Frequency) -> str | None:
+    def _sense(self, word: str, frequency: Frequency, present: Presence) -> str | None:
         """The glossary's first sense the library has (or its first); else the CC-CEDICT sense the
         library uses most, one word before several; None when no sense occurs in the library. A lone
         character is translated by the glossary only: in CC-CEDICT it has a dozen unrelated senses
         (元 of 元宇宙 would be "first")."""
         if word in self.glossary:
             senses = self.glossary[word]
-            return next((s for s in senses if _in_library(s, frequency)), senses[0])
+            return next((s for s in senses if _in_library(s, present)), senses[0])
         if len(word) == 1:
             return None
-        candidates = [s for s in _cedict_senses(self.cedict.get(word, "")) if _in_library(s, frequency)]
-        return max(candidates, key=lambda s: (" " not in s, min(frequency(w) for w in _words(s))), default=None)
+        senses = _cedict_senses(self.cedict.get(word, ""))
+        # The senses of several words are looked up only when no one-word sense is in the library, and
+        # words are counted only to choose between senses: FTS5 counts a word's papers by reading its
+        # postings (up to milliseconds for a common word), `present` may not.
+        for group in ([s for s in senses if " " not in s], [s for s in senses if " " in s]):
+            if candidates := [s for s in group if _in_library(s, present)]:
+                if len(candidates) == 1:
+                    return candidates[0]
+                return max(candidates, key=lambda s: min(frequency(w) for w in _words(s)))
+        return None
 
 
 def read_cedict() -> dict[str, str]:

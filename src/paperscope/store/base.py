@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +14,15 @@ from paperscope.index import lexical, semantic
 from paperscope.model import Paper, RawRecord
 
 DEFAULT_READER = "me"  # whose tags and notes they are when no reader is named
+
+
+@dataclass(frozen=True)
+class WordCounts:
+    """For the many words of one query (a Chinese one's senses): how many papers' indexed text holds
+    a word, and whether any does (which may be cheaper to ask)."""
+
+    frequency: Callable[[str], int]
+    present: Callable[[str], bool]
 
 
 @dataclass(frozen=True)
@@ -72,8 +81,9 @@ class Store(Protocol):
     def filtered_ids(self, filters: lexical.Filters) -> set[str]: ...
     def matching_ids(self, expression: str) -> set[str]: ...
     def document_frequency(self, word: str) -> int: ...
+    def word_counts(self) -> WordCounts: ...
     def vocabulary(self) -> dict[str, int]: ...
-    def catch_up_indexes(self) -> None: ...
+    def catch_up_indexes(self, prune: bool = False) -> None: ...
 
     def changes(self, since: str | None = None) -> list[tuple[str, str, str, str]]: ...
     def added_since(self, since: str) -> set[str]: ...

@@ -19,7 +19,7 @@ import orjson
 from paperscope.errors import PaperscopeError
 from paperscope.index import lexical, semantic
 from paperscope.model import Paper, RawRecord
-from paperscope.store.base import FileRow, LibraryPaper
+from paperscope.store.base import FileRow, LibraryPaper, WordCounts
 from paperscope.store.dialect import Dialect
 from paperscope.store.rows import (
     VectorCache,
@@ -354,10 +354,19 @@ class SQLCore(ABC):
 
     # searching
 
+    def document_frequency(self, word: str) -> int:
+        """How many papers' indexed text holds `word` (remembered)."""
+        return self.word_counts().frequency(word)
+
     @abstractmethod
-    def catch_up_indexes(self) -> None:
+    def word_counts(self) -> WordCounts:
+        """Document frequencies for the many words of one query: whether the library changed, which
+        drops what is remembered, is asked once, here."""
+
+    @abstractmethod
+    def catch_up_indexes(self, prune: bool = False) -> None:
         """Bring the search indexes kept beside the store in step with its papers now, rather than
-        in the next search."""
+        in the next search; `prune` (the writer, after an ingest): then drop the change log they have read."""
 
     def search_lexical(
         self,

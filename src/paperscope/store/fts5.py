@@ -23,6 +23,7 @@ _FROM_PAPER = (
     f"INSERT INTO papers_fts (rowid, paper_id, {_COLUMNS})"
     f" SELECT rowid, ?{', ?' * len(lexical.COLUMNS)} FROM papers WHERE id = ?"
 )
+_FIRST_MATCH = "SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT 1"
 _VOCABULARY = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_vocab USING fts5vocab(main, papers_fts, 'row')"
 
 
@@ -99,6 +100,25 @@ def frequencies(db: sqlite3.Connection, known: dict[str, object]) -> Callable[[s
         return known[word]
 
     return frequency
+
+
+def presence(
+    db: sqlite3.Connection, known: dict[str, object], frequency: Callable[[str], int]
+) -> Callable[[str], bool]:
+    """Whether any paper's indexed text holds a lower-case word: its count when remembered, else its first
+    match, remembered in `known` beside the counts (`frequency` made from it, so that both are dropped
+    together). FTS5 counts a word's papers by reading all its postings, milliseconds for a common
+    word; the first match takes a tenth of that. A word not of ASCII letters and digits alone is
+    counted: the tokenizer might fold it into another."""
+
+    def present(word: str) -> bool:
+        if word in known or not (word.isascii() and word.isalnum()):
+            return frequency(f'"{word}"') > 0
+        if (found := known.get(f" {word}")) is None:
+            found = known[f" {word}"] = db.execute(_FIRST_MATCH, (f'"{word}"',)).fetchone() is not None
+        return bool(found)
+
+    return present
 
 
 def _run(db: sqlite3.Connection, expression: str, limit: int, where: str, params: list) -> list[lexical.LexicalHit]:

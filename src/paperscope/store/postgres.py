@@ -38,6 +38,7 @@ from paperscope.errors import PaperscopeError
 from paperscope.index import lexical, semantic
 from paperscope.model import Paper
 from paperscope.store import pg_bm25, pg_text, tantivy_lexical
+from paperscope.store.base import WordCounts
 from paperscope.store.core import CURRENT, SQLCore, where
 from paperscope.store.dialect import POSTGRES
 from paperscope.store.location import safe_location
@@ -169,6 +170,7 @@ class PostgresStore(SQLCore):
     dialect = POSTGRES
     schema_version = SCHEMA_VERSION
     row_column = "seq"
+    lexical_head = "SELECT coalesce(max(seq), 0), min(seq) FROM lexical_changes"
     database_errors = (psycopg.Error,)
     _search_columns = (("doc", "?::tsvector"), ("fields", "?::tsvector"), ("length", "?"))
 
@@ -360,8 +362,9 @@ class PostgresStore(SQLCore):
             (terms, [sign * counts[t] for t in terms]),
         )
 
-    def document_frequency(self, word: str) -> int:
-        return self._frequency()(f'"{word}"')
+    def word_counts(self) -> WordCounts:
+        frequency = self._frequency()
+        return WordCounts(lambda word: frequency(f'"{word}"'), lambda word: frequency(f'"{word}"') > 0)
 
     def vocabulary(self) -> dict[str, int]:
         """Every indexed word with its document frequency, read in one pass and kept until the library changes."""
@@ -494,9 +497,10 @@ class PostgresStore(SQLCore):
         row = self._one("SELECT v.vector" + CURRENT + " WHERE v.paper_id = ?", (paper_id,))
         return np.frombuffer(bytes(row[0]), dtype=semantic.STORED_DTYPE).astype(np.float32) if row else None
 
-    def catch_up_indexes(self) -> None:
+    def catch_up_indexes(self, prune: bool = False) -> None:
         """The tantivy index on this machine takes in the papers written since it last did (the tsvectors
-        and postings change with the papers, in the same transaction)."""
+        and postings change with the papers, in the same transaction). The log is not pruned: the indexes
+        of other machines and replicas read it at their own pace."""
         self._lexical.ready()
 
     # the tantivy index in this machine's cache folder (tantivy_lexical.IndexBeside)

@@ -24,7 +24,7 @@ from paperscope.errors import PaperscopeError
 from paperscope.index import lexical, semantic, vector_file
 from paperscope.model import Paper
 from paperscope.store import fts5, tantivy_lexical
-from paperscope.store.base import DEFAULT_READER
+from paperscope.store.base import DEFAULT_READER, WordCounts
 from paperscope.store.core import SQLCore, where
 from paperscope.store.dialect import SQLITE
 from paperscope.store.rows import identities, now_precise, unpack
@@ -184,6 +184,7 @@ class SQLiteStore(SQLCore):
     dialect = SQLITE
     schema_version = SCHEMA_VERSION
     row_column = "rowid"
+    lexical_head = tantivy_lexical.SQLITE_HEAD
     database_errors = (sqlite3.DatabaseError,)
 
     def __init__(self, path: str | Path) -> None:
@@ -268,9 +269,12 @@ class SQLiteStore(SQLCore):
         """Changes whenever the library does (another connection's commit or this one's write); O(1)."""
         return self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes
 
-    def catch_up_indexes(self) -> None:
+    def catch_up_indexes(self, prune: bool = False) -> None:
         """The tantivy index beside the file takes in the papers written since it last did."""
-        self._lexical.ready()
+        if prune:
+            self._lexical.forget_read()
+        else:
+            self._lexical.ready()
 
     # the tantivy index beside the file (tantivy_lexical.IndexBeside), read from the FTS5 table
 
@@ -311,10 +315,11 @@ class SQLiteStore(SQLCore):
     def _search(
         self, query: lexical.Query, limit: int, filters: lexical.Filters, raw: str | None, enough: int | None
     ) -> list[lexical.LexicalHit]:
-        if raw is None and (hits := self._lexical.search(query, limit, where(filters, SQLITE), enough)) is not None:
+        passing = where(filters, SQLITE)
+        if raw is None and (hits := self._lexical.search(query, limit, passing, enough)) is not None:
             return hits
         try:
-            return fts5.search(self.db, query, limit, where(filters, SQLITE), raw, self._frequencies, enough)
+            return fts5.search(self.db, query, limit, passing, raw, self._frequencies, enough)
         except sqlite3.OperationalError as exc:  # only a raw FTS5 expression can be malformed
             raise PaperscopeError(f"invalid FTS5 query: {exc}") from None
 
@@ -322,9 +327,10 @@ class SQLiteStore(SQLCore):
         """Ids of the papers an FTS5 expression matches (what `-word` excludes, in any mode)."""
         return fts5.matching_ids(self.db, expression)
 
-    def document_frequency(self, word: str) -> int:
-        """How many papers' indexed text holds `word` (FTS5's own vocabulary; remembered)."""
-        return fts5.frequencies(self.db, self._frequencies)(f'"{word}"')
+    def word_counts(self) -> WordCounts:
+        """From FTS5's own vocabulary, or a word's first match (fts5.presence)."""
+        frequency = fts5.frequencies(self.db, self._frequencies)
+        return WordCounts(lambda word: frequency(f'"{word}"'), fts5.presence(self.db, self._frequencies, frequency))
 
     def vocabulary(self) -> dict[str, int]:
         """Every indexed word with its document frequency, read in one pass and kept until the library changes."""

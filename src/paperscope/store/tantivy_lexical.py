@@ -63,7 +63,8 @@ def batches(rows: list[int]) -> Iterator[list[int]]:
 
 
 # Every insert into or delete from papers leaves the paper's rowid here, in the writer's transaction:
-# what the index must read again, after the position it records.
+# what the index must read again, after the position it records. An ingest deletes the rows the index
+# has read (`forget_read`); the head is then sqlite_sequence's, which AUTOINCREMENT never lowers.
 _LOG = (
     "CREATE TABLE lexical_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, row INTEGER NOT NULL)",
     "CREATE TRIGGER papers_added AFTER INSERT ON papers"
@@ -77,6 +78,19 @@ def add_log(db: sqlite3.Connection) -> None:
     """9: the rows the tantivy index beside the file must read again."""
     for statement in _LOG:
         db.execute(statement)
+
+
+SQLITE_HEAD = (
+    "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'lexical_changes'), 0),"
+    " (SELECT min(seq) FROM lexical_changes)"
+)
+
+
+def _logged_since(position: int, oldest: int | None) -> bool:
+    """Every change after `position` is still in the log, whose first row left is `oldest`: only rows
+    up to some position are ever deleted, so none after `position` went when the first one left follows
+    it (called when the head is past `position`: an empty log then lost what came after it)."""
+    return oldest is not None and oldest <= position + 1
 
 
 class PaperIds:
@@ -110,10 +124,12 @@ class Indexed(Protocol):
     """What a store gives its tantivy index: statements, snapshots, the documents and a folder."""
 
     row_column: str  # the papers table's column the log and the documents name a paper by
+    lexical_head: str  # a statement giving the log's head (its last number) and its first row left
     database_errors: tuple[type[Exception], ...]
 
     def _all(self, sql: str, params: Iterable = ()) -> list[tuple]: ...
     def _one(self, sql: str, params: Iterable = ()) -> tuple | None: ...
+    def _run(self, sql: str, params: Iterable = ()) -> None: ...
 
     def lexical_snapshot(self) -> AbstractContextManager[bool]:
         """One read-only snapshot for the statements run inside; yields False when the caller's own
@@ -159,6 +175,12 @@ class IndexBeside:
         """The index, in step with every committed paper (None when it cannot be)."""
         return self._in_step(lambda index: index)
 
+    def forget_read(self) -> None:
+        """Delete the log rows the index has read. Another connection whose ids (or index) are older than
+        the rows left reads them all again, so only the index's own position bounds this."""
+        if (index := self.ready()) is not None and index.position is not None:
+            self.store._run("DELETE FROM lexical_changes WHERE seq <= ?", (index.position,))
+
     def _in_step(self, use: Callable[[LexicalIndex], T]) -> T | None:
         try:
             if (index := self._current()) is not None:
@@ -185,7 +207,7 @@ class IndexBeside:
         index, at = self.index, self.ids_at
         if index is None or at is None:
             return None
-        head = self._head()
+        head, _ = self._head()
         return index if index.position == head == at else None
 
     def _found(
@@ -203,7 +225,7 @@ class IndexBeside:
         return [lexical.LexicalHit(pid, score, every) for pid, (_, score, every) in zip(ids, found, strict=True) if pid]
 
     def _caught_up(self, fresh: bool) -> LexicalIndex:
-        head = self._head()
+        head, oldest = self._head()
         opened = self.index is None
         if self.index is None:
             self.index = self._opened()
@@ -214,10 +236,10 @@ class IndexBeside:
             # Another process committed papers since this snapshot began, and caught the index up.
             # (Still ahead in a new snapshot, the database went back: built again below.)
             raise _Renew
-        self._ids_caught_up(head)
+        self._ids_caught_up(head, oldest)
         if position == head and not (opened and self._count_differs()):
             return self.index
-        if position is not None and position < head:
+        if position is not None and position < head and _logged_since(position, oldest):
             rows = self._changed_since(position)
             self.index.update(rows, self.store.lexical_documents(rows), head)
             if not self._count_differs():
@@ -226,11 +248,11 @@ class IndexBeside:
         self.index.update([], self.store.lexical_documents(None), head)
         return self.index
 
-    def _ids_caught_up(self, head: int) -> None:
+    def _ids_caught_up(self, head: int, oldest: int | None) -> None:
         if self.ids_at == head:
             return
         column = self.store.row_column
-        if self.ids_at is None or self.ids_at > head:
+        if self.ids_at is None or self.ids_at > head or not _logged_since(self.ids_at, oldest):
             ids = PaperIds()
             ids.put(self.store._all(f"SELECT {column}, id FROM papers"), [])
             self.ids = ids
@@ -246,8 +268,9 @@ class IndexBeside:
             self.ids.put(pairs, rows)
         self.ids_at = head
 
-    def _head(self) -> int:
-        return self.store._one("SELECT coalesce(max(seq), 0) FROM lexical_changes")[0]  # type: ignore[index]
+    def _head(self) -> tuple[int, int | None]:
+        head, oldest = self.store._one(self.store.lexical_head)  # type: ignore[misc]
+        return head, oldest
 
     def _changed_since(self, position: int) -> list[int]:
         return [r[0] for r in self.store._all("SELECT DISTINCT row FROM lexical_changes WHERE seq > ?", (position,))]
