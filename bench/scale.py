@@ -152,10 +152,11 @@ def main() -> None:
         started = time.perf_counter()
         records = replicate(lists, args.copies, folder / "input")
         print(f"input: {records:,} records in {args.copies} copies, written in {time.perf_counter() - started:,.0f} s")
-        url, stop = start_server(folder) if "postgres" in args.backends else (None, lambda: None)
+        labels = {"sqlite": "SQLite", "postgres": "PostgreSQL", "postgresql": "PostgreSQL"}
+        chosen = list(dict.fromkeys(labels[name.strip().casefold()] for name in args.backends.split(",")))
+        url, stop = start_server(folder) if "PostgreSQL" in chosen else (None, lambda: None)
         try:
             locations = {"SQLite": str(folder / "library.db"), "PostgreSQL": url}
-            chosen = [label for label in locations if label.casefold() in args.backends.casefold()]
             for label in chosen:
                 ingest(locations[label], folder / "input", label, records)
                 print(f"database {label}: {database_size(locations[label]):.2f} GB")
