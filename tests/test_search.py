@@ -39,6 +39,13 @@ def test_phrases_exclusions_and_fields(library):
     assert names(library.search("name:GoRL")) == ["GoRL"]
 
 
+def test_a_query_no_paper_has_a_word_of_finds_nothing_rather_than_the_nearest_by_meaning(library):
+    # No seed paper is about distillation: its nearest neighbours by meaning would be 31 guesses.
+    assert library.search("知识蒸馏") == []
+    assert library.search("knowledge distillation", mode="semantic")  # asked for by meaning, they come
+    assert names(library.search("推测解码"))[0] == "VSD"
+
+
 def test_filters_narrow_any_query(library):
     coded = library.search("language models", limit=100, filters=Filters(has_code=True))
     assert coded and all(h.paper.urls.code for h in coded)

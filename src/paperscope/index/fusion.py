@@ -18,11 +18,15 @@ long Chinese descriptions gain from it, short Chinese keywords lose. Split by le
 descriptions keep it (0.924) and the keyword sets pass.
 
 A search's results end where the evidence ends: every paper with every word of the query, and
-the papers whose fused score is at least `cutoff` × the best one. Beyond that lies the semantic
-tail of the whole library, which a user would read as matches. 0.4 leaves a median of 6 results per
-query (183 with none); it cost the strict sets nothing, but on the pooled Chinese seed queries it
-costs 0.015 (short Chinese queries have relevant corpus papers low in the fused list): a cut-off of
-0.2 costs nothing there and leaves a median of 91 results, which a reader would take as 91 matches.
+the papers whose fused score is at least `cutoff` × the best one; none when no paper holds any word
+of the query (or of its translation): the nearest papers by meaning are then guesses, scaled to look
+like matches (`知识蒸馏` over the 51 seeds, none about distillation, gave 31). Semantic mode still
+lists them. No labelled query of the tune or held-out sets has an empty lexical list at 11.5k papers.
+Below the cut-off lies the semantic tail of the whole library, which a user would read as matches.
+0.4 leaves a median of 6 results per query (183 with none); it cost the strict sets nothing, but on
+the pooled Chinese seed queries it costs 0.015 (short Chinese queries have relevant corpus papers
+low in the fused list): a cut-off of 0.2 costs nothing there and leaves a median of 91 results,
+which a reader would take as 91 matches.
 """
 
 from __future__ import annotations
@@ -100,6 +104,8 @@ def combine(
 ) -> Ranked:
     """A search's results: the lists fused with the gated weight, and, when both were searched, cut
     where the evidence ends (every-word papers, and those within `weights.cutoff` of the best)."""
+    if lexical is not None and semantic is not None and not lexical:
+        return []  # no paper holds any word of the query: its nearest neighbours by meaning are guesses
     ranked = fuse(lexical, semantic, weights.lexical[gate(text, lexical or [])])
     if lexical is None or semantic is None or not ranked:
         return ranked
