@@ -57,7 +57,7 @@ def search_hit(hit: SearchHit, query: str = "") -> dict[str, Any]:
         **paper_summary(paper),
         "rank": hit.rank,
         "score": round(hit.score, 4),
-        "scores": hit.scores,
+        "scores": {part: round(value, 4) for part, value in hit.scores.items()},
         "why": explain_in_words(reasons),
         "reasons": reasons,
         "snippet": marked_text.replace("\x02", "").replace("\x03", ""),

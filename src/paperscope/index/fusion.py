@@ -82,11 +82,16 @@ def fuse(lexical: Sequence[LexicalHit] | None, semantic: Sequence[tuple[str, flo
     With one list, its own scores are kept. The parts name each list's score and the rank in it;
     "every" is 1 for a paper with every word of the query.
     """
+    # A search page ranks up to 1,000 papers from each list: the parts are built plainly, and rounded
+    # only where they are shown (responses.search_hit).
     parts: dict[str, dict[str, float]] = {}
     for rank, hit in enumerate(lexical or [], start=1):
-        parts[hit.paper_id] = {"lexical": round(hit.score, 4), "lexical_rank": rank, "every": int(hit.every)}
+        parts[hit.paper_id] = {"lexical": hit.score, "lexical_rank": rank, "every": int(hit.every)}
     for rank, (pid, score) in enumerate(semantic or [], start=1):
-        parts.setdefault(pid, {}).update({"semantic": round(score, 4), "semantic_rank": rank})
+        if (known := parts.get(pid)) is None:
+            parts[pid] = {"semantic": score, "semantic_rank": rank}
+        else:
+            known["semantic"], known["semantic_rank"] = score, rank
     if lexical is None or semantic is None:
         alone = semantic if lexical is None else [(h.paper_id, h.score) for h in lexical]
         return [(pid, score, parts[pid]) for pid, score in alone or []]

@@ -103,7 +103,11 @@ class PaperIds:
 
     def of(self, rows: list[int]) -> list[str]:
         ids = self.ids  # another thread may put a grown array in its place meanwhile
-        return [str(ids[row]) if row < len(ids) else "" for row in rows]
+        wanted = np.asarray(rows, dtype=np.int64)
+        known = wanted < len(ids)
+        found = np.full(len(wanted), "", dtype=ids.dtype)
+        found[known] = ids[wanted[known]]
+        return found.tolist()
 
     def put(self, pairs: list[tuple[int, str]], removed: list[int]) -> None:
         """`pairs` (row, id) now hold, `removed` rows no longer do (a row in both is a new paper's)."""
