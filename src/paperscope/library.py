@@ -494,6 +494,7 @@ class Library:
         `accepted_only`, not those rejected, withdrawn or under review. The reference formats leave
         out withdrawn papers' placeholders, and cite each paper by its stored key."""
         chosen = export_format(fmt)
+        ids = list(ids) if ids is not None else None
         papers = (self.paper(i) for i in ids) if ids is not None else self.papers(filters=filters)
         if accepted_only:
             papers = (p for p in papers if citation.accepted(p))
@@ -505,4 +506,5 @@ class Library:
         if self.store.papers_without_cite_key(limit=1):  # a library made before keys were stored gets them now, once
             with self.store.transaction():
                 citekeys.ensure(self.store)
-        chosen.write((p for p in papers if not citation.placeholder(p)), out, self.store.cite_keys())
+        keys = self.store.cite_keys(ids)
+        chosen.write((p for p in papers if not citation.placeholder(p)), out, keys)
