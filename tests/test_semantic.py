@@ -60,7 +60,7 @@ def test_hybrid_fuses_both_lists_and_shows_the_parts(library):
     assert {"lexical", "semantic", "lexical_rank", "semantic_rank"} <= set(hit.scores)
     assert hit.scores["lexical_rank"] == 1 and hit.score > 0.6  # the best lexical hit, high in meaning too
     lexical_only = library.search("speculative decoding", limit=1, mode="lexical")[0]
-    assert round(lexical_only.score, 4) == hit.scores["lexical"]
+    assert hit.scores["lexical"] == pytest.approx(lexical_only.score, rel=1e-9)
 
 
 def test_a_phrase_stays_a_requirement_in_hybrid(library):
