@@ -29,6 +29,7 @@ import numpy as np
 
 from paperscope.index import lexical
 from paperscope.index.lexical_index import LexicalIndex
+from paperscope.store.dialect import SQLITE, Dialect
 
 _COLUMNS = ", ".join(lexical.COLUMNS)
 BATCH = 500
@@ -51,13 +52,13 @@ def fts5_documents(db: sqlite3.Connection, rows: list[int] | None) -> Iterator[t
         for rowid, *texts in db.execute(f"SELECT rowid, {_COLUMNS} FROM papers_fts"):
             yield rowid, tuple(texts)
         return
-    for batch in batches(rows):
-        marks = ", ".join("?" * len(batch))
-        for rowid, *texts in db.execute(f"SELECT rowid, {_COLUMNS} FROM papers_fts WHERE rowid IN ({marks})", batch):
+    for clause, params in SQLITE.members(rows):
+        for rowid, *texts in db.execute(f"SELECT rowid, {_COLUMNS} FROM papers_fts WHERE rowid {clause}", params):
             yield rowid, tuple(texts)
 
 
 def batches(rows: list[int]) -> Iterator[list[int]]:
+    """`rows` a bounded number at a time (what a server's documents are read by: each paper's data whole)."""
     for start in range(0, len(rows), BATCH):
         yield rows[start : start + BATCH]
 
@@ -127,6 +128,7 @@ class PaperIds:
 class Indexed(Protocol):
     """What a store gives its tantivy index: statements, snapshots, the documents and a folder."""
 
+    dialect: Dialect
     row_column: str  # the papers table's column the log and the documents name a paper by
     lexical_head: str  # a statement giving the log's head (its last number) and its first row left
     database_errors: tuple[type[Exception], ...]
@@ -264,10 +266,8 @@ class IndexBeside:
             rows = self._changed_since(self.ids_at)
             pairs = [
                 pair
-                for batch in batches(rows)
-                for pair in self.store._all(
-                    f"SELECT {column}, id FROM papers WHERE {column} IN ({', '.join('?' * len(batch))})", batch
-                )
+                for clause, params in self.store.dialect.members(rows)
+                for pair in self.store._all(f"SELECT {column}, id FROM papers WHERE {column} {clause}", params)
             ]
             self.ids.put(pairs, rows)
         self.ids_at = head
