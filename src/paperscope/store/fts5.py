@@ -14,6 +14,7 @@ from paperscope.index import lexical
 from paperscope.model import Paper
 
 _COLUMNS = ", ".join(lexical.COLUMNS)
+PENDING_BYTES = 64 * 2**20  # new terms a writer gathers in memory before writing them as a segment
 CREATE = (
     f"CREATE VIRTUAL TABLE papers_fts USING fts5(paper_id UNINDEXED, {_COLUMNS},"
     " tokenize = 'unicode61 remove_diacritics 2')"

@@ -173,6 +173,9 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     CREATE TABLE cite_keys (key TEXT PRIMARY KEY COLLATE NOCASE, paper_id TEXT NOT NULL UNIQUE);
     """,
     tantivy_lexical.add_log,
+    # 10: FTS5 gathers up to 64 MiB of new terms before it writes them as a segment; with the default
+    # 1 MiB a large ingest wrote and merged many small ones (inserts 1.5x faster at 92k papers)
+    f"INSERT INTO papers_fts (papers_fts, rank) VALUES ('hashsize', {fts5.PENDING_BYTES})",
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _READING_CACHE = -32_768  # KiB: 32 MiB
