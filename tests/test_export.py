@@ -162,14 +162,17 @@ def test_a_library_made_before_keys_were_stored_gets_them_once(tmp_path):
     db = tmp_path / "old.db"
     with Library(db) as library:
         library.ingest([SEEDS], embed_vectors=False)
+        chosen = next(library.papers()).id
     with sqlite3.connect(db) as raw:  # as an older paperscope left it: schema 7, no keys, no lexical log
         raw.execute("DROP TABLE cite_keys")
         for trigger in ("papers_added", "papers_removed"):
             raw.execute(f"DROP TRIGGER {trigger}")
         raw.execute("DROP TABLE lexical_changes")
         raw.execute("PRAGMA user_version = 7")
+    one = exported(db, "bibtex", [chosen])  # an export of one paper is the first to need a key
     first = exported(db, "bibtex")
     assert first == exported(db, "bibtex") and len(bib_entries(db)) == 51
+    assert one.startswith("@") and one.strip() in first
 
 
 @pytest.mark.slow
