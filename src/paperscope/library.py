@@ -235,7 +235,7 @@ class Library:
         by_meaning = self.store.nearest(vector, RELATED_CANDIDATES, skip={paper.id}) if vector is not None else []
         cosines = dict(by_meaning)
         mine = related_model.weights(text, idf)
-        candidates = {pid: p for pid in {*cosines, *(pid for pid, _ in by_words)} if (p := self.store.get_paper(pid))}
+        candidates = self.store.get_papers(sorted({*cosines, *(pid for pid, _ in by_words)}))
         if vector is not None:  # the lexical list's papers that are not among the nearest by vector
             for pid in candidates.keys() - cosines.keys():
                 other_vector = self.store.vector_of(pid)
