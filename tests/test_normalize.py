@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperscope.normalize import clean_text
+from paperscope.normalize import clean_text, names
 
 
 def test_bold_markdown_and_latex_become_plain_text_and_emphasis_in_html():
@@ -159,3 +159,24 @@ def test_any_input_gives_text_and_safe_html(raw):
     clean = clean_text(raw)
     assert isinstance(clean.text, str)
     assert_safe(clean.html)
+
+
+@pytest.mark.parametrize(
+    ("author", "family"),
+    [
+        ("Geoffrey Hinton", "hinton"),
+        ("Jean-Pierre O'Neil Dupont", "dupont"),
+        ("Zhang Wei", "wei"),
+        ("Hal Daumé III", "daume"),
+        ("Laurens van der Maaten", "maaten"),
+        ("Jean De Lacroix", None),
+        ("Martin Luther King Jr", None),
+        ("Y. Bengio", None),
+        ("van der Maaten, Laurens", "maaten"),
+    ],
+)
+def test_a_citation_keys_family_name_is_the_one_nameparser_gives(author, family):
+    """Plain "Given Family" names skip nameparser; every name gets what nameparser says."""
+    assert names.family_word(author) == names.ascii_word(names.parse_name(author).family)
+    if family:
+        assert names.family_word(author) == family
