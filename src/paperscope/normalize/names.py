@@ -20,9 +20,10 @@ _TO_TEXT = LatexNodes2Text()
 _CONSTANTS = Constants()
 _CONSTANTS.titles.remove(*list(_CONSTANTS.titles))
 _CONJUNCTION = re.compile(r",?\s+and\s+", re.IGNORECASE)
+_LEADING_AND = re.compile(r"^and\s+", re.IGNORECASE)
 # "Given [Middle] Family": two or three capitalised words of letters, none a word nameparser reads
 # as more than a name (a particle, a conjunction, a suffix, a title). Its family name is its last
-# word, as nameparser says for all 88,247 such first authors of the corpus, at a hundredth of the cost.
+# word, as nameparser says for all 88,247 such authors of the corpus (the first three of each record).
 _PLAIN_NAME = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*(?: [^\W\d_]+(?:['-][^\W\d_]+)*){1,2}")
 _NOT_PLAIN_WORDS = frozenset(
     word.lower().strip(".")
@@ -37,7 +38,6 @@ _NOT_PLAIN_WORDS = frozenset(
     )
     for word in words
 )
-_LEADING_AND = re.compile(r"^and\s+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
