@@ -89,7 +89,7 @@ def search(
         ),
     ] = False,
 ) -> dict[str, Any]:
-    found = library.search_page(q, limit, offset, chosen, mode, order)
+    found = library.search_page(q, limit, offset, chosen, mode, order, facets)
     searched_as = library.searched_as(q, mode)
     return responses.search_reply(q, mode, searched_as, found, order=order, offset=offset, limit=limit, facets=facets)
 

@@ -95,7 +95,7 @@ def search_page(
             orders=ORDERS,
             topic_labels=topic_labels,
         )
-    found = library.search_page(q, PAGE, (page - 1) * PAGE, chosen, mode, order)
+    found = library.search_page(q, PAGE, (page - 1) * PAGE, chosen, mode, order, facets=True)
     searched_as = library.searched_as(q, mode)
     context = {
         "q": q,
