@@ -412,7 +412,9 @@ class Library:
         if semantic_too:
             # A phrase or a field in the query is a requirement: meaning then only reorders what has it.
             within = {h.paper_id for h in found} if found is not None and query.strict else None
-            semantic_list = self._nearest(query, depth, filters, within)
+            # Fused, the semantic list is FUSED_DEPTH deep however deep the lexical one goes: its cosines
+            # are scaled over the list, so a deeper one would rank otherwise than the fusion was tuned.
+            semantic_list = self._nearest(query, FUSED_DEPTH if lexical_too else depth, filters, within)
         return found, semantic_list
 
     def _ranked(
