@@ -96,6 +96,7 @@ class Library:
         self.store: Store = open_store(db)
         self._stats: tuple[tuple[int, int], stats_model.Stats] | None = None
         self._translated: tuple[tuple[str, tuple[int, int]], translate.Translation] | None = None  # the last query's
+        self._idf: tuple[tuple[int, int], related_model.Idf] | None = None
 
     def close(self) -> None:
         self.store.close()
@@ -220,7 +221,7 @@ class Library:
         with the sentence-vector cosine."""
         paper = self.paper(paper_id)
         text = semantic.text_of(paper)
-        idf = related_model.Idf(self.store.vocabulary(), self.store.count_papers())
+        idf = self._library_idf()
         query = lexical.Query(must=[f'"{w}"' for w in related_model.distinctive(text, idf)])
         by_words = (
             [
@@ -248,6 +249,14 @@ class Library:
             phrases = related_model.shared_phrases(text, texts[other_id], idf)
             found.append(Related(other, cosines.get(other_id), _shared(paper, other), phrases))
         return found
+
+    def _library_idf(self) -> related_model.Idf:
+        """The library's word weights for related papers; worked out once per change of the library."""
+        version = self.store.version()
+        if self._idf is None or self._idf[0] != version:
+            self._idf = None  # the old table goes before the new one is built
+            self._idf = (version, related_model.Idf(self.store.vocabulary(), self.store.count_papers()))
+        return self._idf[1]
 
     def search(
         self,
