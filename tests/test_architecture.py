@@ -51,7 +51,7 @@ ALLOWED: dict[str, set[str]] = {
     "web": {"face", "library", "personal", "responses", "analyze", "export", "index", "model", "errors"},
     "library_pool": {"library"},  # the libraries a server process answers from
     "app": {"api", "web", "face", "library", "library_pool", "store", "errors"},
-    "serving": {"app", "workers"},  # serve: one process or uvicorn workers from an app factory
+    "serving": {"app", "workers", "errors"},  # serve: one process, or worker processes each on its own socket
     "cli": {
         *("analyze", "app", "copying", "errors", "export", "fetch", "index", "library", "model"),
         *("normalize", "personal", "pipeline", "responses", "sources", "store", "progress", "atomic", "face", ""),

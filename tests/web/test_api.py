@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import os
@@ -133,7 +134,9 @@ def test_searches_during_an_ingest_see_before_or_after_never_an_error(seeded_cop
     assert seen <= {before, after} and after in seen  # never a part of the ingest
 
 
-def test_two_worker_processes_answer_alike_see_each_others_writes_and_end_with_the_command(seeded_copy):
+def test_two_worker_processes_answer_alike_share_the_connections_see_each_others_writes_and_end_with_the_command(
+    seeded_copy,
+):
     with server_process(seeded_copy, workers=2) as (command, server):
         workers = [c for c in psutil.Process(command.pid).children() if "spawn_main" in " ".join(c.cmdline())]
         assert len(workers) == 2
@@ -152,12 +155,34 @@ def test_two_worker_processes_answer_alike_see_each_others_writes_and_end_with_t
             names = set(clients.map(first_result, range(24)))
         assert all(t == [{"tag": "shared", "papers": 12}] for t in tags)  # whichever process answered
         assert names == {"NEMO"}
+        held = _connections_held(server, workers, clients=32)
+        assert min(held) >= 6, f"kept-alive connections per worker: {held}"  # spread at random: fewer in 1 of 9,000
         os.kill(command.pid, signal.SIGKILL)
         command.wait()
         _, alive = psutil.wait_procs(workers, timeout=5)
         for orphan in alive:
             orphan.kill()
         assert not alive, "worker processes outlived the killed command"
+
+
+def _connections_held(server: str, workers: list[psutil.Process], clients: int) -> list[int]:
+    """How many of `clients` kept-alive connections, opened at once (as a browser or a load balancer
+    would), each worker process holds."""
+    port = int(server.rsplit(":", 1)[1])
+
+    async def burst() -> list[int]:
+        limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+        async with httpx.AsyncClient(base_url=server, limits=limits, timeout=30) as client:
+            found = await asyncio.gather(
+                *(client.get("/api/search", params={"q": "robot", "mode": "lexical"}) for _ in range(clients))
+            )
+            assert {response.status_code for response in found} == {200}
+            return [
+                sum(c.status == psutil.CONN_ESTABLISHED and c.laddr.port == port for c in worker.net_connections("tcp"))
+                for worker in workers
+            ]
+
+    return asyncio.run(burst())
 
 
 def test_changing_data_needs_a_same_site_request(server):
