@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from dataclasses import replace
 from xml.etree import ElementTree
@@ -16,7 +17,7 @@ from paperscope.analyze.benchmarks import close_names, find
 from paperscope.analyze.charts import topic_name
 from paperscope.analyze.stats import compute
 from paperscope.index import semantic
-from paperscope.library import Library
+from paperscope.library import Library, SharedWeights
 from paperscope.model import Claim
 
 from .conftest import SEEDS, run_cli
@@ -170,6 +171,19 @@ def test_related_papers_on_the_same_problem_come_first_with_a_reason(seeded_libr
     assert found.index(aurora) == 0 and "speculative decoding" in aurora.phrases
     reasons = " ".join(r.reason for r in found)
     assert not {"yet", "show", "paper", "propose", "the"} & set(reasons.replace(",", " ").split())
+
+
+def test_libraries_sharing_word_weights_see_another_connections_ingest(seeded_copy, tmp_path):
+    shared = SharedWeights()
+    with Library(seeded_copy, shared) as one, Library(seeded_copy, shared) as two:
+        vsd = one.search("VSD", limit=1)[0].paper
+        assert one.related(vsd.id, 3) and one._library_idf() is two._library_idf()  # worked out once
+        listing = tmp_path / "more.txt"
+        listing.write_text("More Papers\n" + "".join(f"Paper {n} studies graph coarsening.\n" for n in range(3)))
+        with Library(seeded_copy) as writer:
+            writer.ingest([listing], embed_vectors=False)
+        assert two._library_idf().total == one._library_idf().total == 54  # 51 seeds and 3 new papers
+        assert two._library_idf()("coarsening") < math.log(55)  # now a word of the library
 
 
 def test_related_on_the_command_line(seeded_db):

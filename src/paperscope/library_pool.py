@@ -15,19 +15,20 @@ from pathlib import Path
 
 import anyio
 
-from paperscope.library import Library
+from paperscope.library import Library, SharedWeights
 
 THREADS = 4  # requests at once in one process; more wait for a library (the GIL shares the cores anyway)
 
 
 class LibraryPool:
     def __init__(self, db: str | Path, size: int = THREADS) -> None:
-        first = Library(db)
+        weights = SharedWeights()
+        first = Library(db, weights)
         first.warm()  # the model and the vectors load now, not in the first user's search
         self._shared = first if first.store.concurrent else None
         self._free = [first]
         for _ in range(size - 1 if self._shared is None else 0):
-            library = Library(db)
+            library = Library(db, weights)
             library.warm()
             self._free.append(library)
         self._turns = anyio.Semaphore(len(self._free))

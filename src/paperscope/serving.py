@@ -107,7 +107,8 @@ def _supervise(sockets: list[socket.socket]) -> None:
                     continue
                 if time.monotonic() - began < STARTUP:
                     raise PaperscopeError(f"a server process stopped as it started (exit code {process.exitcode})")
-                print(f"paperscope: a server process ended (exit code {process.exitcode}); starting another", file=sys.stderr)
+                ended = f"paperscope: a server process ended (exit code {process.exitcode}); starting another"
+                print(ended, file=sys.stderr)
                 running[index] = start(sockets[index])
     except KeyboardInterrupt:
         pass

@@ -328,6 +328,9 @@ class PostgresStore(SQLCore):
         row = self._one("SELECT last_value, is_called FROM library_version")
         return (int(row[0]) if row and row[1] else 0), 0
 
+    def papers_version(self) -> int:
+        return self.version()[0]
+
     # the search index: two tsvectors and the postings of each paper, document frequencies in `terms`
 
     def _search_values(self, paper: Paper) -> tuple:

@@ -272,6 +272,10 @@ class SQLiteStore(SQLCore):
         """Changes whenever the library does (another connection's commit or this one's write); O(1)."""
         return self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes
 
+    def papers_version(self) -> int:
+        """The head of the papers' change log (AUTOINCREMENT never lowers it): the same for every connection."""
+        return int(self._one(self.lexical_head)[0])  # type: ignore[index]
+
     def catch_up_indexes(self, prune: bool = False) -> None:
         """The tantivy index beside the file takes in the papers written since it last did."""
         if prune:
