@@ -494,6 +494,7 @@ class Library:
         translate.warm()
         self.store.catch_up_indexes()
         self._library_idf()
+        related_model.stop_words()  # imports scikit-learn: seconds, holding the import lock every thread waits on
         if self.store.count_vectors():
             self.store.nearest(semantic.encoder().encode(["warm up"])[0], 1)
 
