@@ -115,8 +115,13 @@ def test_a_schema_1_database_is_upgraded_in_place(request, tmp_path):
             " VALUES ('/old/list.txt', 'list.txt', 'abc', 'listing', 0, '2026-01-01T00:00:00+00:00')"
         )
     with Library(location) as library:
-        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 5
+        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 6
         assert library.store.file_by_path("/old/list.txt").sha256 == "abc"
+        other = library.store._all(
+            "SELECT table_name FROM information_schema.columns WHERE column_name = 'paper_id'"
+            " AND table_schema = current_schema() AND collation_name IS DISTINCT FROM 'C'"
+        )
+        assert other == []  # schema 6: a join on papers.id can use the other table's index
         library.ingest([SEEDS], embed_vectors=False)
         assert len(set(library.store.cite_keys().values())) == 51  # schema 3: citation keys, stored at ingest
         Personal(library).tag(VSD, "kept")
@@ -298,7 +303,7 @@ def test_a_schema_3_database_gets_its_postings(seeded_db, request, tmp_path):
             " paperscope_papers_changed CASCADE; UPDATE schema_version SET version = 3"
         )
     with Library(server) as postgres, Library(seeded_db) as sqlite:
-        assert postgres.check()["schema"] == 5
+        assert postgres.check()["schema"] == 6
         _postings_follow_the_papers(postgres)
         _same_lexical_results(_fts5(sqlite), _posting_table(postgres), QUERIES)
 
