@@ -92,12 +92,16 @@ def test_related_stats_and_export(server):
 
 def test_openapi_and_security_headers(server):
     assert "/api/search" in httpx.get(f"{server}/openapi.json").json()["paths"]
-    assert httpx.get(f"{server}/docs").status_code == 200
+    docs = httpx.get(f"{server}/docs")
+    assert docs.status_code == 200 and "content-security-policy" not in docs.headers  # Swagger UI's inline script
     headers = httpx.get(f"{server}/").headers
     assert (
         "script-src 'self'" in headers["content-security-policy"]
         and "unsafe-inline" not in headers["content-security-policy"]
     )
+    missing = httpx.get(f"{server}/api/papers/nothing")  # an error's reply has them too
+    assert missing.status_code == 404 and "script-src 'self'" in missing.headers["content-security-policy"]
+    assert (missing.headers["x-content-type-options"], missing.headers["referrer-policy"]) == ("nosniff", "no-referrer")
 
 
 def test_searches_during_an_ingest_see_before_or_after_never_an_error(seeded_copy):
