@@ -124,7 +124,7 @@ def _supervise(sockets: list[socket.socket]) -> None:
 def _worker(sock: socket.socket) -> None:
     import uvicorn
 
-    config = uvicorn.Config(f"{__name__}:app_from_environment", factory=True, log_level="warning", backlog=BACKLOG)
+    config = uvicorn.Config(f"{__name__}:app_from_environment", factory=True, log_level="warning")
     uvicorn.Server(config).run(sockets=[sock])
 
 

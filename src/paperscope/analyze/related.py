@@ -100,8 +100,7 @@ def _pairs(text: str) -> set[str]:
 
 def weights(text: str, idf: Idf) -> dict[str, float]:
     """The text's TF-IDF vector (sublinear tf, IDF over the library), unit length."""
-    value, unseen = idf.values.get, idf.unseen
-    vector = {w: (1 + math.log(c)) * value(w, unseen) for w, c in Counter(words(text)).items()}
+    vector = {w: (1 + math.log(c)) * idf(w) for w, c in Counter(words(text)).items()}
     norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
     return {w: v / norm for w, v in vector.items()}
 
