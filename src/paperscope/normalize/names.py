@@ -21,10 +21,13 @@ _CONSTANTS = Constants()
 _CONSTANTS.titles.remove(*list(_CONSTANTS.titles))
 _CONJUNCTION = re.compile(r",?\s+and\s+", re.IGNORECASE)
 _LEADING_AND = re.compile(r"^and\s+", re.IGNORECASE)
-# "Given [Middle] Family": two or three capitalised words of letters, none a word nameparser reads
-# as more than a name (a particle, a conjunction, a suffix, a title). Its family name is its last
-# word, as nameparser says for all 88,247 such authors of the corpus (the first three of each record).
-_PLAIN_NAME = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*(?: [^\W\d_]+(?:['-][^\W\d_]+)*){1,2}")
+# "Given [Middle] Family": two to four capitalised words of letters or initials ("C.", "H.-J.",
+# "C.K.K."), the last a word, none a word nameparser reads as more than a name (a particle, a
+# conjunction, a suffix, a title). Its family name is its last word, as nameparser says for all
+# 101,020 such authors of the corpus (the first three of each record).
+_WORD = r"[^\W\d_]+(?:['-][^\W\d_]+)*"
+_INITIALS = r"[^\W\d_]\.(?:-?[^\W\d_]\.)*"
+_PLAIN_NAME = re.compile(rf"(?:{_INITIALS}|{_WORD})(?: (?:{_INITIALS}|{_WORD})){{0,2}} {_WORD}")
 _NOT_PLAIN_WORDS = frozenset(
     word.lower().strip(".")
     for words in (
@@ -100,6 +103,8 @@ def ascii_word(text: str) -> str:
 def family_word(author: str) -> str:
     """An author's family name as a citation key takes it: "Hal Daumé III" → "daume"."""
     words = author.split(" ")
-    if _PLAIN_NAME.fullmatch(author) and all(w[0].isupper() and w.lower() not in _NOT_PLAIN_WORDS for w in words):
+    if _PLAIN_NAME.fullmatch(author) and all(
+        w[0].isupper() and w.lower().strip(".") not in _NOT_PLAIN_WORDS for w in words
+    ):
         return ascii_word(words[-1])  # nameparser took 37% of preparing a record
     return ascii_word(parse_name(author).family)
