@@ -1,4 +1,4 @@
-"""The corpus records as ingest reads them: each list's records, control characters scrubbed, with its file hash."""
+"""The corpus records, control characters scrubbed (as prepare does again), each with its file hash."""
 
 from __future__ import annotations
 

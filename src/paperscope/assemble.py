@@ -8,6 +8,7 @@ from paperscope import dedupe
 from paperscope.extract import Facts, extract, split_links
 from paperscope.model import Paper, RawRecord, Urls
 from paperscope.normalize import CleanText, clean_text
+from paperscope.normalize.controls import scrub
 from paperscope.normalize.names import family_word
 from paperscope.normalize.urls import clean_url
 
@@ -31,6 +32,8 @@ class Prepared:
 
 
 def prepare(raw: RawRecord, file_hash: str) -> Prepared:
+    """The record scrubbed (in an ingest's worker processes, not its writer), cleaned and extracted."""
+    raw = scrub(raw)
     title, abstract = clean_text(raw.title), clean_text(raw.abstract)
     if raw.abstract == abstract.text:
         raw.abstract = abstract.text  # the same string object, so it is held (and pickled) once

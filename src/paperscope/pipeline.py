@@ -18,7 +18,6 @@ from paperscope import citekeys, dedupe, workers
 from paperscope.assemble import Prepared, assemble, first_families, prepare
 from paperscope.errors import InputError, PaperscopeError
 from paperscope.model import Paper, RawRecord, Unread
-from paperscope.normalize.controls import scrub
 from paperscope.progress import Progress
 from paperscope.sources import format_of, parse_options
 from paperscope.sources.format import InputFormat
@@ -276,7 +275,7 @@ def _read(
                     if isinstance(record, Unread):
                         report.records_unread.append(f"{record.source.path}:{record.source.line}: {record.reason}")
                     else:
-                        records.append(scrub(record))
+                        records.append(record)
             except InputError as error:
                 if not skip_bad:
                     raise
