@@ -1,4 +1,5 @@
 import gzip
+import json
 import shutil
 from pathlib import Path
 
@@ -66,6 +67,28 @@ def test_venue_names_from_file_names():
     assert paperlists.venue_from_name("siggraphasia2020.json.gz") == ("SIGGRAPH Asia", 2020)
     assert paperlists.venue_from_name("3dv2025.json.gz") == ("3DV", 2025)
     assert paperlists.venue_from_name("papers.json") == (None, None)
+
+
+def test_a_list_that_separates_authors_with_commas_gives_one_person_each(tmp_path):
+    """SIGGRAPH's lists write "A, B, C" where the others write "A; B; C"; an inverted name stays one person."""
+    siggraph = {r.title: r.authors for r in paperlists.read(CORPUS / "siggraph2025.json.gz")}
+    assert siggraph["3D Stylization via Large Reconstruction Model"] == ["Ipek Oztas", "Duygu Ceylan", "Aysegul Dundar"]
+    authors = [
+        "Kerry A. Seitz, Jr., Tim Foley, Serban D. Porumbescu",
+        "Ummenhofer, Thomas",
+        "van der Maaten, Laurens",
+        "Nils Thuerey,, Ben Jones",
+        "Jake Snell;Kevin Swersky",
+    ]
+    path = tmp_path / "list.json"
+    path.write_text(json.dumps([{"title": f"Paper {i}", "author": a} for i, a in enumerate(authors)]))
+    assert [r.authors for r in paperlists.read(path)] == [
+        ["Kerry A. Seitz, Jr.", "Tim Foley", "Serban D. Porumbescu"],
+        ["Ummenhofer, Thomas"],
+        ["van der Maaten, Laurens"],
+        ["Nils Thuerey", "Ben Jones"],
+        ["Jake Snell", "Kevin Swersky"],
+    ]
 
 
 def test_every_corpus_file_reads_without_an_error():
