@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from paperscope.extract import extract
 from paperscope.extract.claims import find_claims
 from paperscope.extract.names import find_name, schwartz_hearst
+from paperscope.extract.text import sentences
 from paperscope.model import Paper
 
 from .conftest import ROOT
@@ -198,6 +199,21 @@ def test_claims_stored_before_unit_and_direction_still_read(seed_papers):
 def test_setup_numbers_are_not_claims(seed_papers):
     se_rrm = seed(seed_papers, "003_", 11)  # 9×9 Sudoku, 2 million parameters
     assert se_rrm.claims == []
+
+
+def test_an_abbreviation_does_not_end_a_claims_sentence():
+    """COLM 2025's APR: "(83.4% vs. 60.0% at 4k context)". Cut at "vs.", the baseline's 60.0% became a
+    claim of its own, and each claim's text a fragment."""
+    abstract = (
+        "We propose Adaptive Parallel Reasoning (APR), a framework for parallel inference. Experiments on "
+        "the Countdown reasoning task demonstrate significant benefits of APR: (1) higher performance "
+        "within the same context window (83.4% vs. 60.0% at 4k context); (2) superior scalability with "
+        "increased computation (80.1% vs. 66.6% at 20k total tokens). We compare with e.g. Self-Consistency."
+    )
+    claims = find_claims(abstract)
+    assert [c.value for c in claims] == ["83.4%", "80.1%"]
+    assert all(c.text.startswith("Experiments on the Countdown") and c.text.endswith("tokens).") for c in claims)
+    assert sentences(abstract)[-1] == "We compare with e.g. Self-Consistency."
 
 
 @pytest.mark.parametrize(

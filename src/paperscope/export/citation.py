@@ -13,6 +13,7 @@ from paperscope import dedupe
 from paperscope.export.venues import proceedings
 from paperscope.model import Paper
 from paperscope.normalize.names import Name, parse_name
+from paperscope.normalize.sentences import first_sentence
 
 # CSL types of what is exported. "article" is CSL's preprint; "manuscript" a paper not (yet) published.
 CONFERENCE, JOURNAL, PREPRINT, MANUSCRIPT = "paper-conference", "article-journal", "article", "manuscript"
@@ -21,7 +22,6 @@ _WITHDRAWN = re.compile(r"withdr", re.IGNORECASE)
 _UNDER_REVIEW = re.compile(r"under review|submitted|pending|active", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"^\W*(?:withdrawn|removed|deleted|placeholder)(?: paper| submission)?\W*$", re.IGNORECASE)
 _CATEGORY = re.compile(r"^[a-z\-]+(?:\.[A-Za-z\-]{2,})?$")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 
 
 @dataclass
@@ -63,7 +63,7 @@ def title_of(paper: Paper) -> tuple[str, str | None]:
     (its first sentence, whole: a cut title would look like a real one)."""
     if paper.title:
         return paper.title, None
-    first = _SENTENCE_END.split(paper.abstract.strip(), maxsplit=1)[0].strip() if paper.abstract else ""
+    first = first_sentence(paper.abstract) if paper.abstract else ""
     if not first:
         return paper.display_title, "Untitled in its list."
     return first.rstrip("."), "Untitled in its list: the title is the abstract's first sentence."

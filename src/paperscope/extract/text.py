@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[])")
+from paperscope.normalize.sentences import SENTENCE_END
+
 _CJK_SENTENCE_END = re.compile(r"(?<=[。！？])")
 _STEMS = (
     "propos",
@@ -42,7 +43,7 @@ _MARKER = re.compile(
 
 @lru_cache(maxsize=16)  # several extractors ask for the sentences of the same abstract in turn
 def sentences(text: str) -> tuple[str, ...]:
-    parts = _SENTENCE_END.split(text)
+    parts = SENTENCE_END.split(text)
     if any(mark in text for mark in "。！？"):
         parts = [piece for part in parts for piece in _CJK_SENTENCE_END.split(part)]
     return tuple(s.strip() for s in parts if s.strip())
