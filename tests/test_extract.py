@@ -201,6 +201,21 @@ def test_setup_numbers_are_not_claims(seed_papers):
     assert se_rrm.claims == []
 
 
+def test_a_method_introduced_by_others_is_not_the_papers_name():
+    """COLM 2025: "we quantify the contribution introduced by textual cues via an InfoNCE mechanism"
+    named the paper InfoNCE; ICRA 2017's SVSA "is proposed by using" a mechanism, and is its own."""
+    borrowed = (
+        "We propose an information-theoretic framework for multimodal models. Furthermore, we quantify the "
+        "contextual contribution introduced by textual cues via an InfoNCE mechanism that contrasts representations."
+    )
+    assert find_name(borrowed) is None
+    own = (
+        "In this paper, a new kind of Serial Variable Stiffness Actuator (SVSA) is proposed by using an "
+        "Archimedean Spiral Relocation Mechanism to change the position of the pivot."
+    )
+    assert find_name(own).name == "SVSA"
+
+
 def test_an_abbreviation_does_not_end_a_claims_sentence():
     """COLM 2025's APR: "(83.4% vs. 60.0% at 4k context)". Cut at "vs.", the baseline's 60.0% became a
     claim of its own, and each claim's text a fragment."""

@@ -34,6 +34,8 @@ _VERB = re.compile(
     r"\b(?:propos|introduc|present|develop|design|devis|coin|call|term|nam|dub|build|construct|releas|creat|"
     r"put forward|offer)\w*"
 )
+# "proposed by Mikolov et al." names another's work; "proposed by using a spiral mechanism" their own.
+_BY_SOMEONE = re.compile(r" by (?!\w+ing\b)")
 _SUBJECT = re.compile(r"\b(?:we|this (?:paper|work|study)|our (?:work|paper)|here)\b")
 _MARKER = re.compile(
     r"\bour (?:proposed|new)\b|\bour (?:method|approach|framework|model|system),|"
@@ -59,6 +61,8 @@ def find_cue(sentence: str) -> tuple[int, int] | None:
         lower = "".join(c.lower() if len(c.lower()) == 1 else c for c in sentence)
     found = []
     for verb in _VERB.finditer(lower):
+        if _BY_SOMEONE.match(lower, verb.end()):  # "the contribution introduced by textual cues": not theirs
+            continue
         subjects = list(_SUBJECT.finditer(lower, 0, verb.start()))
         if subjects and ";" not in lower[subjects[-1].end() : verb.start()]:
             found.append((subjects[-1].start(), verb.end()))
