@@ -216,6 +216,15 @@ def test_a_method_introduced_by_others_is_not_the_papers_name():
     assert find_name(own).name == "SVSA"
 
 
+def test_a_metric_in_another_clause_is_not_the_claims():
+    """COLM 2025: "up to 98% resource savings with minimal accuracy loss" is no 98% accuracy."""
+    (claim,) = find_claims(
+        "Compared to monolithic multi-modal models, our implementation achieves up to 98% resource savings "
+        "with minimal accuracy loss, demonstrating its potential for scalable inference."
+    )
+    assert (claim.value, claim.metric) == ("98%", None)
+
+
 def test_an_abbreviation_does_not_end_a_claims_sentence():
     """COLM 2025's APR: "(83.4% vs. 60.0% at 4k context)". Cut at "vs.", the baseline's 60.0% became a
     claim of its own, and each claim's text a fragment."""

@@ -274,6 +274,9 @@ def _each(group: list[_Value], found: list[str]) -> list[str | None]:
     return [found[0] if len(found) == 1 else None] * len(group)
 
 
+_OTHER_CLAUSE = re.compile(r"[,;]|\s(?:with|while|whereas|but|at)\s")
+
+
 def _metric(value: str, after: str, before: str) -> str | None:
     """The metric the value's own words name, nearest first; None when they name none."""
     inside = _METRIC.search(value)  # "4.7 AUC points"
@@ -298,7 +301,7 @@ def _metric(value: str, after: str, before: str) -> str | None:
     found = [m.group() for m in _METRIC.finditer(before)]
     if found:
         return _tidy(found[-1])
-    near = _METRIC.search(after[:40])
+    near = _METRIC.search(_OTHER_CLAUSE.split(after[:40], maxsplit=1)[0])  # not "98% savings with less accuracy"
     return _tidy(near.group()) if near else None
 
 
