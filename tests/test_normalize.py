@@ -161,6 +161,10 @@ def test_any_input_gives_text_and_safe_html(raw):
     assert_safe(clean.html)
 
 
+def test_an_author_whose_latex_cannot_be_read_is_kept_as_written():
+    assert names.clean_authors(["\\href", "Olivier Capp\\'e"]) == ["\\href", "Olivier Cappé"]
+
+
 @pytest.mark.parametrize(
     ("author", "family"),
     [

@@ -64,12 +64,21 @@ def clean_authors(authors: list[str]) -> list[str]:
             people.append(author)  # an organisation: "{Barnes and Noble}" is one name
             continue
         if "\\" in author:
-            author = _TO_TEXT.latex_to_text(author)
+            author = _latex_to_text(author)
         for part in _CONJUNCTION.split(_LEADING_AND.sub("", " ".join(author.split()))):
             part = part.strip(" ,;")
             if part:
                 people.append(part)
     return people
+
+
+def _latex_to_text(author: str) -> str:
+    """pylatexenc's text of a name, or the name as written where it fails ("\\href" without its arguments
+    raised IndexError, and stopped the whole ingest)."""
+    try:
+        return _TO_TEXT.latex_to_text(author)
+    except Exception:
+        return author
 
 
 def literal(name: str) -> str:
