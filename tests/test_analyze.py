@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 from paperscope.analyze import phrases
+from paperscope.analyze import related as related_model
 from paperscope.analyze import topics as topic_model
 from paperscope.analyze.benchmarks import close_names, find
 from paperscope.analyze.charts import topic_name
@@ -171,6 +172,30 @@ def test_related_papers_on_the_same_problem_come_first_with_a_reason(seeded_libr
     assert found.index(aurora) == 0 and "speculative decoding" in aurora.phrases
     reasons = " ".join(r.reason for r in found)
     assert not {"yet", "show", "paper", "propose", "the"} & set(reasons.replace(",", " ").split())
+
+
+def test_a_texts_words_and_phrases_for_related_papers(monkeypatch):
+    monkeypatch.setattr(related_model, "MAX_TERMS", 3)  # the word cache is emptied on the way, not wrong
+    terms = related_model.Terms("Speculative decoders, tree drafts. Decoders verify the drafts: in parallel")
+    assert related_model.words(terms.text) == [
+        "speculative",
+        "decoder",
+        "tree",
+        "draft",
+        "decoder",
+        "verify",
+        "draft",
+        "parallel",
+    ]
+    assert terms.counts["decoder"] == 2 and "the" not in terms.counts
+    assert "speculative decoder" in terms.pairs and "tree draft" in terms.pairs
+    assert not {"decoder tree", "draft decoder", "draft parallel"} & terms.pairs  # never across a clause
+    idf = related_model.Idf({"speculative": 1, "decoder": 1, "draft": 1, "tree": 3}, 100)
+    other = related_model.Terms("Faster speculative decoders without drafts")
+    assert related_model.shared_phrases(terms, other, idf) == ["speculative decoder", "draft"]
+    mine, theirs = related_model.weights(terms, idf), related_model.weights(other, idf)
+    assert math.isclose(sum(v * v for v in mine.values()), 1.0)
+    assert 0 < related_model.cosine(mine, theirs) == related_model.cosine(theirs, mine) < 1
 
 
 def test_libraries_sharing_word_weights_see_another_connections_ingest(seeded_copy, tmp_path):

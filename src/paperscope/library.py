@@ -230,9 +230,9 @@ class Library:
         most distinctive words. Each is scored by TF-IDF cosine (IDF over the whole library) blended
         with the sentence-vector cosine."""
         paper = self.paper(paper_id)
-        text = semantic.text_of(paper)
+        terms = related_model.Terms(semantic.text_of(paper))
         idf = self._library_idf()
-        query = lexical.Query(must=[f'"{w}"' for w in related_model.distinctive(text, idf)])
+        query = lexical.Query(must=[f'"{w}"' for w in related_model.distinctive(terms, idf)])
         by_words = (
             [
                 (h.paper_id, h.score)
@@ -245,18 +245,18 @@ class Library:
         vector = self.store.vector_of(paper.id)
         by_meaning = self.store.nearest(vector, RELATED_CANDIDATES, skip={paper.id}) if vector is not None else []
         cosines = dict(by_meaning)
-        mine = related_model.weights(text, idf)
+        mine = related_model.weights(terms, idf)
         candidates = self.store.get_papers(sorted({*cosines, *(pid for pid, _ in by_words)}))
         if vector is not None:  # the lexical list's papers that are not among the nearest by vector
             for pid in candidates.keys() - cosines.keys():
                 other_vector = self.store.vector_of(pid)
                 cosines[pid] = float(vector @ other_vector) if other_vector is not None else None
-        texts = {pid: semantic.text_of(p) for pid, p in candidates.items()}
+        texts = {pid: related_model.Terms(semantic.text_of(p)) for pid, p in candidates.items()}
         lexical_cosines = {pid: related_model.cosine(mine, related_model.weights(t, idf)) for pid, t in texts.items()}
         found = []
         for other_id, _ in related_model.rank(lexical_cosines, cosines)[:limit]:
             other = candidates[other_id]
-            phrases = related_model.shared_phrases(text, texts[other_id], idf)
+            phrases = related_model.shared_phrases(terms, texts[other_id], idf)
             found.append(Related(other, cosines.get(other_id), _shared(paper, other), phrases))
         return found
 

@@ -15,7 +15,7 @@ import itertools
 import math
 import re
 from collections import Counter
-from functools import cache, lru_cache
+from functools import cache, cached_property
 
 LEXICAL_WEIGHT = 0.5
 QUERY_WORDS = 20  # the distinctive words a "more like this" query is made of
@@ -45,15 +45,49 @@ def stop_words() -> frozenset[str]:
 
 def words(text: str) -> list[str]:
     """The content words of a text, lower-cased, plurals folded ("decoders" → "decoder"), in order."""
-    return [term for term in map(_term, _WORD.findall(text.lower())) if term]
+    tokens = _WORD.findall(text.lower())
+    try:
+        return [term for term in map(_TERMS.__getitem__, tokens) if term]
+    except KeyError:  # a token not seen yet (or the cache was emptied by another thread): learn as we go
+        if len(_TERMS) > MAX_TERMS:
+            _TERMS.clear()
+        found = []
+        for token in tokens:
+            if (term := _TERMS.get(token)) is None:
+                term = _TERMS[token] = _term(token)
+            if term:
+                found.append(term)
+        return found
 
 
-@lru_cache(maxsize=200_000)
-def _term(token: str) -> str | None:
+# Each token's content word ("" for none), kept between calls: a paper page reads ~120 abstracts, and
+# a dictionary lookup per token costs a fraction of working the word out again.
+_TERMS: dict[str, str] = {}
+MAX_TERMS = 500_000
+
+
+def _term(token: str) -> str:
     if token in stop_words() or len(token) < 3:
-        return None
+        return ""
     plural = len(token) > 4 and token.endswith("s") and not token.endswith(("ss", "us", "is", "es"))
     return token[:-1] if plural else token
+
+
+class Terms:
+    """A text's content words, read once: counted for its weights, and (when asked) its phrases."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.counts = Counter(words(text))
+
+    @cached_property
+    def pairs(self) -> set[str]:
+        """Neighbouring content words within a clause (never across a full stop or a comma)."""
+        found = set()
+        for clause in _CLAUSE.split(self.text):
+            terms = words(clause)
+            found.update(f"{a} {b}" for a, b in itertools.pairwise(terms) if a != b)
+        return found
 
 
 class Idf:
@@ -73,42 +107,30 @@ class Idf:
         return 0 < self.frequencies.get(word, 0) <= max(share * self.total, 2)
 
 
-def distinctive(text: str, idf: Idf, top: int = QUERY_WORDS) -> list[str]:
+def distinctive(terms: Terms, idf: Idf, top: int = QUERY_WORDS) -> list[str]:
     """The words that best tell this text apart in the library: tf × idf, common words left out."""
-    counts = Counter(words(text))
-    scores = {w: (1 + math.log(c)) * idf(w) for w, c in counts.items() if idf.rare(w)}
+    scores = {w: (1 + math.log(c)) * idf(w) for w, c in terms.counts.items() if idf.rare(w)}
     return sorted(scores, key=lambda w: -scores[w])[:top]
 
 
-def shared_phrases(text: str, other: str, idf: Idf, top: int = 3) -> list[str]:
+def shared_phrases(mine: Terms, theirs: Terms, idf: Idf, top: int = 3) -> list[str]:
     """Two-word phrases and rare words both texts use, the most specific first ("speculative decoding")."""
-    mine, theirs = _pairs(text), _pairs(other)
-    phrases = [p for p in mine & theirs if any(idf.rare(w, REASON_SHARE) for w in p.split())]
+    phrases = [p for p in mine.pairs & theirs.pairs if any(idf.rare(w, REASON_SHARE) for w in p.split())]
     covered = {w for p in phrases for w in p.split()}
-    phrases += [w for w in set(words(text)) & set(words(other)) - covered if idf.rare(w, REASON_SHARE)]
+    phrases += [w for w in mine.counts.keys() & theirs.counts.keys() - covered if idf.rare(w, REASON_SHARE)]
     return sorted(phrases, key=lambda p: (-sum(idf(w) for w in p.split()), p))[:top]
 
 
-def _pairs(text: str) -> set[str]:
-    """Neighbouring content words within a clause (never across a full stop or a comma)."""
-    found = set()
-    for clause in _CLAUSE.split(text):
-        terms = words(clause)
-        found.update(f"{a} {b}" for a, b in itertools.pairwise(terms) if a != b)
-    return found
-
-
-def weights(text: str, idf: Idf) -> dict[str, float]:
+def weights(terms: Terms, idf: Idf) -> dict[str, float]:
     """The text's TF-IDF vector (sublinear tf, IDF over the library), unit length."""
-    vector = {w: (1 + math.log(c)) * idf(w) for w, c in Counter(words(text)).items()}
+    values, unseen = idf.values, idf.unseen  # looked up here: ~7k words a paper page
+    vector = {w: (1 + math.log(c)) * values.get(w, unseen) for w, c in terms.counts.items()}
     norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
     return {w: v / norm for w, v in vector.items()}
 
 
 def cosine(a: dict[str, float], b: dict[str, float]) -> float:
-    if len(b) < len(a):
-        a, b = b, a
-    return sum(v * b.get(w, 0.0) for w, v in a.items())
+    return sum(a[w] * b[w] for w in a.keys() & b.keys())
 
 
 def rank(by_words: dict[str, float], by_meaning: dict[str, float | None]) -> list[tuple[str, float]]:
