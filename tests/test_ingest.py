@@ -150,6 +150,9 @@ def test_a_new_version_of_a_list_replaces_its_old_records(tmp_path, library_loca
         page.write_text("\n".join(lines[:1] + lines[4:8]), encoding="utf-8")  # drop one, keep one, add one
         report = library.ingest([page])
         ids = {p.id for p in library.papers()}
+        (removed,) = first_ids - ids
+        assert library.store.vector_of(removed) is None and library.store.count_vectors() == 2
+        assert [kind for _, paper_id, kind, _ in library.store.changes() if paper_id == removed] == ["removed"]
     assert len(first_ids) == 2 and len(ids) == 2
     assert len(first_ids & ids) == 1
     assert report.papers_removed == 1

@@ -402,7 +402,7 @@ class _Writer:
         """Files without records, the papers whose list changed, orphans, citation keys; the counts."""
         self._register_files()
         self._write_papers({}, self.touched, self.keys)
-        self.report.papers_removed = self.store.remove_orphans()
+        self.report.papers_removed = self.store.remove_orphans(self.touched)
         if self.keyed:
             citekeys.ensure_wanted(self.store, (self.created[paper_id] for paper_id in sorted(self.created)))
         else:

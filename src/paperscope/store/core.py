@@ -319,18 +319,25 @@ class SQLCore(ABC):
         self._run("DELETE FROM paper_ids WHERE paper_id = ?", (paper_id,))
         self._run("DELETE FROM papers WHERE id = ?", (paper_id,))
 
-    def remove_orphans(self) -> int:
-        """Delete papers no source points at any more (their list changed); returns how many."""
+    def remove_orphans(self, candidates: Iterable[str]) -> int:
+        """Delete the papers among `candidates` that no source points at any more (their list changed);
+        returns how many. Sources go only when a new version of their file comes in (put_file), so only
+        the papers it named can be orphans: an unchanged re-ingest of a million papers checks none."""
         self._exclusive()
-        orphans = self._all(
-            "SELECT id, display_title FROM papers AS p"
-            " WHERE NOT EXISTS (SELECT 1 FROM sources AS s WHERE s.paper_id = p.id)"
-        )
+        orphans = [
+            row
+            for clause, params in self.dialect.members(sorted(candidates))
+            for row in self._all(
+                f"SELECT id, display_title FROM papers AS p WHERE id {clause}"
+                " AND NOT EXISTS (SELECT 1 FROM sources AS s WHERE s.paper_id = p.id)",
+                params,
+            )
+        ]
         for paper_id, _ in orphans:
             self._drop(paper_id)
+            # A changed paper keeps its vector while the text it embeds is the same; a removed one loses it.
+            self._run("DELETE FROM vectors WHERE paper_id = ?", (paper_id,))
         self._log((paper_id, "removed", title) for paper_id, title in orphans)
-        # A changed paper keeps its vector while the text it embeds is the same; a removed one loses it.
-        self._run("DELETE FROM vectors WHERE NOT EXISTS (SELECT 1 FROM papers AS p WHERE p.id = vectors.paper_id)")
         return len(orphans)
 
     def _log(self, rows: Iterable[tuple[str, str, str]]) -> None:
