@@ -190,6 +190,8 @@ def test_a_texts_words_and_phrases_for_related_papers(monkeypatch):
     assert terms.counts["decoder"] == 2 and "the" not in terms.counts
     assert "speculative decoder" in terms.pairs and "tree draft" in terms.pairs
     assert not {"decoder tree", "draft decoder", "draft parallel"} & terms.pairs  # never across a clause
+    linked = related_model.Terms("Code: https://sites.google.com/view/nav and www.github.com/a/b. Robots navigate")
+    assert set(linked.counts) == {"code", "robot", "navigate"} and linked.pairs == {"robot navigate"}
     idf = related_model.Idf({"speculative": 1, "decoder": 1, "draft": 1, "tree": 3}, 100)
     other = related_model.Terms("Faster speculative decoders without drafts")
     assert related_model.shared_phrases(terms, other, idf) == ["speculative decoder", "draft"]

@@ -23,6 +23,8 @@ MAX_SHARE = 0.05  # a word in more than this share of the library says nothing s
 REASON_SHARE = 0.01  # a reason names only words rarer than this ("scheme", "technique" are not reasons)
 _CLAUSE = re.compile(r"[.,;:!?()\[\]]\s|\n")
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+# A link is no content: two papers whose code is on "sites.google.com" were "both about sites google".
+_LINK = re.compile(r"\b(?:https?://|www\.)\S+", re.IGNORECASE)
 # Words of the research genre: in every abstract, never what two papers have in common.
 _GENRE = frozenset(
     "propose proposed proposes approach approaches method methods paper papers result results show shows "
@@ -77,8 +79,8 @@ class Terms:
     """A text's content words, read once: counted for its weights, and (when asked) its phrases."""
 
     def __init__(self, text: str) -> None:
-        self.text = text
-        self.counts = Counter(words(text))
+        self.text = _LINK.sub("\n", text)  # a clause break: no phrase spans a link
+        self.counts = Counter(words(self.text))
 
     @cached_property
     def pairs(self) -> set[str]:
