@@ -3,8 +3,11 @@
 A SQLite connection serves one thread at a time, so the pool holds one Library (its own connection)
 per request running at once; in WAL mode their reads go side by side, and a write waits only for
 another write. Their sentence vectors are one memory-mapped file (index/vector_file.py), not a copy
-each. A PostgreSQL store keeps its own pool of connections: one Library is shared by every request.
-A request waiting for a library waits in the event loop (an async semaphore), holding no thread.
+each. A PostgreSQL store keeps its own pool of connections: one Library is shared by the requests.
+Either way no more than `size` requests run at once; one waiting for its turn waits in the event
+loop (an async semaphore), holding no thread. More threads would not use the cores better (the GIL
+shares them) and would make every request take longer: each one would hold the GIL in turns with
+all the others.
 """
 
 from __future__ import annotations
@@ -31,14 +34,14 @@ class LibraryPool:
             library = Library(db, weights)
             library.warm()
             self._free.append(library)
-        self._turns = anyio.Semaphore(len(self._free))
+        self._turns = anyio.Semaphore(size)
 
     @asynccontextmanager
     async def use(self) -> AsyncIterator[Library]:
-        if self._shared is not None:
-            yield self._shared
-            return
         async with self._turns:
+            if self._shared is not None:
+                yield self._shared
+                return
             library = self._free.pop()  # in the event loop's thread: no other coroutine runs meanwhile
             try:
                 yield library
