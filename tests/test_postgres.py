@@ -293,6 +293,48 @@ def test_postings_follow_reingest_merge_and_removal(request, tmp_path):
         assert shared.exists() and postgres.check()["papers"] == sqlite.count()
 
 
+def _search_indexes(library: Library) -> dict[str, int]:
+    """The indexes only searching reads, by name, with their oids (an index built again has a new one)."""
+    return dict(
+        library.store._all(
+            "SELECT relname, oid::bigint FROM pg_class WHERE relname = ANY(?)", (list(postgres.DEFERRED_INDEXES),)
+        )
+    )
+
+
+def test_an_ingest_into_an_empty_library_builds_the_search_indexes_after_its_papers(request, tmp_path):
+    """Into an empty library the search indexes are built again once the papers are in; into a library
+    with papers they are kept and grow. Either way searching finds what the papers hold."""
+    first = tmp_path / "first"
+    first.mkdir()
+    page = sorted(SEEDS.iterdir())[0]
+    (first / page.name).write_bytes(page.read_bytes())
+    with Library(new_location("postgres", request, tmp_path)) as library:
+        made = _search_indexes(library)
+        library.ingest([first], embed_vectors=False)
+        built = _search_indexes(library)
+        assert built.keys() == made.keys() == set(postgres.DEFERRED_INDEXES)
+        assert not set(built.values()) & set(made.values())
+        library.ingest([SEEDS], embed_vectors=False)
+        assert _search_indexes(library) == built and library.count() == 51
+        _postings_follow_the_papers(library)
+        phrase = library.store.search_stored(parse('"speculative decoding"'), 10, Filters(), None, None)
+        assert VSD in {hit.paper_id for hit in phrase}
+        assert library.store.search_stored(parse("NEMO"), 1, Filters(), None, None)[0].paper_id == NEMO
+
+
+def test_an_interrupted_load_into_an_empty_library_leaves_its_search_indexes(seeded_db, request, tmp_path):
+    with Library(seeded_db) as sqlite:
+        papers = list(sqlite.papers())[:2]
+    with Library(new_location("postgres", request, tmp_path)) as library:
+        made = _search_indexes(library)
+        with pytest.raises(KeyboardInterrupt), library.store.transaction():
+            library.store.add_papers([(paper, paper.id, None, ()) for paper in papers])
+            assert _search_indexes(library) == {}  # dropped, in the load's transaction
+            raise KeyboardInterrupt
+        assert _search_indexes(library) == made and library.count() == 0
+
+
 def test_a_schema_3_database_gets_its_postings(seeded_db, request, tmp_path):
     server = new_location("postgres", request, tmp_path)
     assert run_cli("copy", "--from", seeded_db, "--to", server).code == 0

@@ -15,6 +15,7 @@ Connections come from a pool; a transaction holds one connection for its thread.
 which papers exist (reading candidates, writing papers, replacing the map) first takes one
 transaction-scoped advisory lock, so concurrent ingests of overlapping lists take turns and
 never both create a paper; tagging and searching do not wait for it. Unique keys back this up.
+An ingest into an empty library builds the indexes only searching reads after its papers are in.
 """
 
 from __future__ import annotations
@@ -148,6 +149,9 @@ _INSERT = re.compile(
     r"INSERT INTO (?P<table>\w+) \((?P<columns>[\w, ]+)\) VALUES \([?:\w, ]+\)(?P<conflict> ON CONFLICT DO NOTHING)?"
 )
 COPY_FROM = 64  # rows from which an insert goes by COPY
+# Indexes that only searching reads: an ingest into an empty library builds them after its load.
+DEFERRED_INDEXES = ("postings_best", "papers_doc", "papers_fields")
+BUILD_MEMORY = "256MB"  # maintenance_work_mem while they are built
 
 
 def _matches(terms: Iterable[str], joiner: str) -> tuple[str, list]:
@@ -316,11 +320,12 @@ class PostgresStore(SQLCore):
         if self.read_only:
             raise PaperscopeError(f"{safe_location(self.url)}: a read-only server (a replica); write on the primary")
         with self.pool.connection() as conn:
-            self._local.conn, self._local.exclusive = conn, False
+            self._local.conn, self._local.exclusive, self._local.deferred = conn, False, None
             self._stamp = now_precise()
             try:
                 with conn.transaction():
                     yield
+                    self._build_deferred(conn)
             finally:
                 self._local.conn = None
             # After the commit: a reader that sees the new version sees the new data. setval writes the
@@ -330,6 +335,37 @@ class PostgresStore(SQLCore):
     @contextmanager
     def bulk(self) -> Iterator[None]:
         yield  # the server's own memory settings apply
+
+    def _insert(
+        self, rows: list[tuple[Paper, str, str | None, tuple[int, ...]]], stamps: list[str] | None = None
+    ) -> None:
+        self._defer_indexes()
+        super()._insert(rows, stamps)
+
+    def _defer_indexes(self) -> None:
+        """The first papers a transaction writes into an empty library: the indexes only searching reads
+        are dropped, and built again before the commit (_build_deferred). Built once over a whole load
+        they cost a fraction of inserting into them paper by paper, at random places in B-trees and GIN
+        trees larger than the server's cache. Readers of the library wait for the commit meanwhile
+        (dropping an index locks its table); they would have found no papers."""
+        if getattr(self._local, "conn", None) is None or self._local.deferred is not None:
+            return  # outside a transaction (nothing would build them again), or decided already
+        self._local.deferred = []
+        if self._one("SELECT EXISTS (SELECT 1 FROM papers)")[0]:  # type: ignore[index]
+            return
+        definitions = self._all(
+            "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ANY(?)",
+            (list(DEFERRED_INDEXES),),
+        )
+        for name, definition in definitions:
+            self._run(f"DROP INDEX {name}")
+            self._local.deferred.append(definition)
+
+    def _build_deferred(self, conn: psycopg.Connection) -> None:
+        if self._local.deferred:
+            conn.execute(f"SET LOCAL maintenance_work_mem = '{BUILD_MEMORY}'")
+            for definition in self._local.deferred:
+                conn.execute(definition.encode())
 
     def close(self) -> None:
         self.pool.close()
