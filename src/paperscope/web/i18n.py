@@ -134,7 +134,6 @@ WORDS: dict[str, dict[str, str]] = {
         "why_phrases": "both about {value}",
         "kind_benchmark": "benchmark",
         "kind_model": "model",
-        "kind_topic": "topic",
     },
     "zh": {
         "search": "搜索",
@@ -262,7 +261,6 @@ WORDS: dict[str, dict[str, str]] = {
         "why_phrases": "都涉及 {value}",
         "kind_benchmark": "基准",
         "kind_model": "模型",
-        "kind_topic": "主题",
     },
 }
 
