@@ -144,13 +144,21 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=4_000)
     parser.add_argument("--lists", type=int, default=None, help="only the first N corpus lists, by name")
     parser.add_argument("--backends", default="sqlite,postgres")
-    parser.add_argument("--keep", type=Path, default=None, help="keep the input and databases in this folder")
+    parser.add_argument(
+        "--keep", type=Path, default=None, help="keep the input and databases in this folder (its input is reused)"
+    )
     args = parser.parse_args()
     lists = sorted(CORPUS.glob("*.json.gz"))[: args.lists]
     with tempfile.TemporaryDirectory(prefix="paperscope-scale-") as temporary:
         folder = args.keep or Path(temporary)
         started = time.perf_counter()
-        records = replicate(lists, args.copies, folder / "input")
+        # a kept input (same --copies and --lists) is read again; its count is in a hidden file, not ingested
+        written = folder / "input" / ".records"
+        if written.exists():
+            records = int(written.read_text())
+        else:
+            records = replicate(lists, args.copies, folder / "input")
+            written.write_text(str(records))
         print(f"input: {records:,} records in {args.copies} copies, written in {time.perf_counter() - started:,.0f} s")
         labels = {"sqlite": "SQLite", "postgres": "PostgreSQL", "postgresql": "PostgreSQL"}
         chosen = list(dict.fromkeys(labels[name.strip().casefold()] for name in args.backends.split(",")))

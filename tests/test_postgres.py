@@ -323,7 +323,7 @@ def test_an_ingest_into_an_empty_library_builds_the_search_indexes_after_its_pap
         assert library.store.search_stored(parse("NEMO"), 1, Filters(), None, None)[0].paper_id == NEMO
 
 
-def test_an_interrupted_load_into_an_empty_library_leaves_its_search_indexes(seeded_db, request, tmp_path):
+def test_an_interrupted_load_into_an_empty_library_leaves_its_indexes_and_word_counts(seeded_db, request, tmp_path):
     with Library(seeded_db) as sqlite:
         papers = list(sqlite.papers())[:2]
     with Library(new_location("postgres", request, tmp_path)) as library:
@@ -331,8 +331,11 @@ def test_an_interrupted_load_into_an_empty_library_leaves_its_search_indexes(see
         with pytest.raises(KeyboardInterrupt), library.store.transaction():
             library.store.add_papers([(paper, paper.id, None, ()) for paper in papers])
             assert _search_indexes(library) == {}  # dropped, in the load's transaction
+            words = Counter(term for paper in papers for term in pg_bm25.weights(pg_text.columns(paper)))
+            assert library.store.vocabulary() == words  # the frequencies gathered are written before a read
             raise KeyboardInterrupt
         assert _search_indexes(library) == made and library.count() == 0
+        assert library.store._all("SELECT count(*) FROM terms") == [(0,)]
 
 
 def test_a_schema_3_database_gets_its_postings(seeded_db, request, tmp_path):

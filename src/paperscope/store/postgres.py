@@ -321,10 +321,12 @@ class PostgresStore(SQLCore):
             raise PaperscopeError(f"{safe_location(self.url)}: a read-only server (a replica); write on the primary")
         with self.pool.connection() as conn:
             self._local.conn, self._local.exclusive, self._local.deferred = conn, False, None
+            self._local.terms = Counter()
             self._stamp = now_precise()
             try:
                 with conn.transaction():
                     yield
+                    self._write_terms()
                     self._build_deferred(conn)
             finally:
                 self._local.conn = None
@@ -404,12 +406,31 @@ class PostgresStore(SQLCore):
         self._count_terms(Counter(term for (term,) in terms), -1)
 
     def _count_terms(self, counts: Counter[str], sign: int) -> None:
-        terms = sorted(counts)
-        self._run(
-            "INSERT INTO terms (term, papers) SELECT * FROM unnest(?::text[], ?::integer[])"
-            " ON CONFLICT (term) DO UPDATE SET papers = terms.papers + excluded.papers",
-            (terms, [sign * counts[t] for t in terms]),
-        )
+        """Adds (sign +1) or takes away papers from words' document frequencies. A transaction gathers
+        them and writes them once, before it commits or reads them (_write_terms): each write of a word's
+        row adds a version of it that every later write steps over until the commit, and a load into an
+        empty library spent most of its time there by 550k papers (a batch at a time: quadratic)."""
+        pending = getattr(self._local, "terms", None) if getattr(self._local, "conn", None) is not None else None
+        if pending is None:
+            self._write_terms(Counter({term: sign * n for term, n in counts.items()}))
+        elif sign > 0:
+            pending.update(counts)
+        else:
+            pending.subtract(counts)
+
+    def _write_terms(self, counts: Counter[str] | None = None) -> None:
+        """Writes these changes of document frequencies, or those the transaction has gathered."""
+        if counts is None:
+            if getattr(self._local, "conn", None) is None:
+                return
+            counts, self._local.terms = self._local.terms, Counter()
+        terms = sorted(term for term, n in counts.items() if n)
+        if terms:
+            self._run(
+                "INSERT INTO terms (term, papers) SELECT * FROM unnest(?::text[], ?::integer[])"
+                " ON CONFLICT (term) DO UPDATE SET papers = terms.papers + excluded.papers",
+                (terms, [counts[t] for t in terms]),
+            )
 
     def word_counts(self) -> WordCounts:
         frequency = self._frequency()
@@ -417,6 +438,7 @@ class PostgresStore(SQLCore):
 
     def vocabulary(self) -> dict[str, int]:
         """Every indexed word with its document frequency, read in one pass and kept until the library changes."""
+        self._write_terms()
         version = self.version()
         if self._vocabulary[0] != version:
             self._vocabulary = (version, {term: int(n) for term, n in self._all("SELECT term, papers FROM terms")})
@@ -424,6 +446,7 @@ class PostgresStore(SQLCore):
 
     def _frequency(self) -> Callable[[str], int]:
         """Document frequency of a parsed query term, from `terms`, remembered until the library changes."""
+        self._write_terms()
         version = self.version()[0]
         if version != self._frequencies_version:
             self._frequencies, self._frequencies_version = {}, version
