@@ -342,7 +342,14 @@ class PostgresStore(SQLCore):
         self, rows: list[tuple[Paper, str, str | None, tuple[int, ...]]], stamps: list[str] | None = None
     ) -> None:
         self._defer_indexes()
-        super()._insert(rows, stamps)
+        self._local.tokenised = {p.id: pg_text.columns(p) for p, _, _, _ in rows}  # read by both search indexes
+        try:
+            super()._insert(rows, stamps)
+        finally:
+            self._local.tokenised = {}
+
+    def _tokenised(self, paper: Paper) -> dict[str, list[str]]:
+        return getattr(self._local, "tokenised", {}).get(paper.id) or pg_text.columns(paper)
 
     def _defer_indexes(self) -> None:
         """The first papers a transaction writes into an empty library: the indexes only searching reads
@@ -382,7 +389,7 @@ class PostgresStore(SQLCore):
     # the search index: two tsvectors and the postings of each paper, document frequencies in `terms`
 
     def _search_values(self, paper: Paper) -> tuple:
-        tokenised = pg_text.columns(paper)
+        tokenised = self._tokenised(paper)
         return (*pg_text.documents(tokenised), pg_bm25.length(tokenised))
 
     def _index(self, papers: list[Paper]) -> None:
@@ -396,7 +403,9 @@ class PostgresStore(SQLCore):
         }
         avgdl = pg_bm25.average_length(self._one, self._run, len(papers), sum(size for _, size in stored.values()))
         counts: Counter[str] = Counter()
-        self._copy(pg_bm25.COPY, pg_bm25.postings(((p, stored[p.id][0]) for p in papers), avgdl, counts))
+        postings = pg_bm25.postings(((self._tokenised(p), stored[p.id][0]) for p in papers), avgdl, counts)
+        with self._conn() as conn, conn.cursor() as cursor, cursor.copy(pg_bm25.COPY) as copy:
+            copy.write(postings)
         self._count_terms(counts, +1)
 
     def _unindex(self, paper_id: str, data: str) -> None:
@@ -719,10 +728,9 @@ def _add_postings(conn: psycopg.Connection) -> None:
     )
     avgdl = conn.execute("SELECT avgdl FROM bm25").fetchone()[0]  # type: ignore[index]
     for batch in _stored_papers(conn):
-        rows = list(pg_bm25.postings(batch, avgdl, Counter()))  # read before the COPY: it holds the connection
+        postings = pg_bm25.postings(((pg_text.columns(paper), seq) for paper, seq in batch), avgdl, Counter())
         with conn.cursor() as cursor, cursor.copy(pg_bm25.COPY) as copy:
-            for row in rows:
-                copy.write_row(row)
+            copy.write(postings)
 
 
 def _stored_papers(conn: psycopg.Connection) -> Iterator[list[tuple[Paper, int]]]:
