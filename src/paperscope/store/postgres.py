@@ -357,7 +357,7 @@ class PostgresStore(SQLCore):
         they cost a fraction of inserting into them paper by paper, at random places in B-trees and GIN
         trees larger than the server's cache. Readers of the library wait for the commit meanwhile
         (dropping an index locks its table); they would have found no papers."""
-        if getattr(self._local, "conn", None) is None or self._local.deferred is not None:
+        if getattr(self._local, "conn", None) is None or getattr(self._local, "deferred", []) is not None:
             return  # outside a transaction (nothing would build them again), or decided already
         self._local.deferred = []
         if self._one("SELECT EXISTS (SELECT 1 FROM papers)")[0]:  # type: ignore[index]
