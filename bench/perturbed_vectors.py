@@ -72,15 +72,13 @@ def _index_built_after(store: Store) -> Iterator[None]:
     if not isinstance(store, PostgresStore) or store._one("SELECT EXISTS (SELECT 1 FROM vectors)")[0]:
         yield
         return
-    (definition,) = store._one("SELECT indexdef FROM pg_indexes WHERE indexname = 'vectors_hnsw'")
-    store._run("DROP INDEX vectors_hnsw")
+    definitions = store._drop_indexes(["vectors_hnsw"])
     try:
         yield
     finally:
         started = time.perf_counter()
         with store.transaction():
-            store._run(f"SET LOCAL maintenance_work_mem = '{HNSW_BUILD_MEMORY}'")
-            store._run(definition)
+            store._build_indexes(definitions, HNSW_BUILD_MEMORY)
         print(f"HNSW index built after the vectors in {time.perf_counter() - started:,.1f} s")
 
 

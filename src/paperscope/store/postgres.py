@@ -327,7 +327,7 @@ class PostgresStore(SQLCore):
                 with conn.transaction():
                     yield
                     self._write_terms()
-                    self._build_deferred(conn)
+                    self._build_indexes(self._local.deferred or [])
             finally:
                 self._local.conn = None
             # After the commit: a reader that sees the new version sees the new data. setval writes the
@@ -353,28 +353,32 @@ class PostgresStore(SQLCore):
 
     def _defer_indexes(self) -> None:
         """The first papers a transaction writes into an empty library: the indexes only searching reads
-        are dropped, and built again before the commit (_build_deferred). Built once over a whole load
+        are dropped, and built again before the commit. Built once over a whole load
         they cost a fraction of inserting into them paper by paper, at random places in B-trees and GIN
         trees larger than the server's cache. Readers of the library wait for the commit meanwhile
         (dropping an index locks its table); they would have found no papers."""
         if getattr(self._local, "conn", None) is None or getattr(self._local, "deferred", []) is not None:
             return  # outside a transaction (nothing would build them again), or decided already
         self._local.deferred = []
-        if self._one("SELECT EXISTS (SELECT 1 FROM papers)")[0]:  # type: ignore[index]
-            return
+        if not self._one("SELECT EXISTS (SELECT 1 FROM papers)")[0]:  # type: ignore[index]
+            self._local.deferred = self._drop_indexes(DEFERRED_INDEXES)
+
+    def _drop_indexes(self, names: Iterable[str]) -> list[str]:
+        """Drops those of these indexes that exist; their definitions, to build them again (_build_indexes)."""
         definitions = self._all(
             "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ANY(?)",
-            (list(DEFERRED_INDEXES),),
+            (list(names),),
         )
-        for name, definition in definitions:
+        for name, _ in definitions:
             self._run(f"DROP INDEX {name}")
-            self._local.deferred.append(definition)
+        return [definition for _, definition in definitions]
 
-    def _build_deferred(self, conn: psycopg.Connection) -> None:
-        if self._local.deferred:
-            conn.execute(f"SET LOCAL maintenance_work_mem = '{BUILD_MEMORY}'")
-            for definition in self._local.deferred:
-                conn.execute(definition.encode())
+    def _build_indexes(self, definitions: list[str], memory: str = BUILD_MEMORY) -> None:
+        """Builds indexes from their definitions, with `memory` to sort in (inside a transaction)."""
+        if definitions:
+            self._run(f"SET LOCAL maintenance_work_mem = '{memory}'")
+            for definition in definitions:
+                self._run(definition)
 
     def close(self) -> None:
         self.pool.close()
