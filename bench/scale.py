@@ -13,8 +13,8 @@
    Gaussian noise (σ 0.02 per dimension, renormalised), written in chunks. The embedding rate of the
    sample says what embedding every paper for real would cost.
 4. Search, warm, top 10: 200 titles of indexed papers as queries, lexical / semantic / hybrid
-   p50 and p95; on SQLite the semantic side uses the 8-bit index (index/ann.py: an inverted file from 200k
-   vectors; its build time is printed) and its recall@10 against the exact scan.
+   p50 and p95; on SQLite the semantic side uses the 4-bit fast scan (index/ann.py; its build time is
+   printed) and its recall@10 against the exact scan.
 """
 
 from __future__ import annotations

@@ -94,8 +94,8 @@ class Vectors:
     """Every stored vector in one matrix, searched exactly: one matrix-vector product per query.
 
     At 100k papers × 512 dimensions that product reads 200 MB, ~20 ms here; from ann.QUANTIZED_FROM
-    vectors on, `indexed()` adds an 8-bit index (a full scan, then an inverted file from
-    ann.THRESHOLD on) whose candidates are scored against the matrix (bench/ann.py).
+    vectors on, `indexed()` adds a 4-bit quantized index whose candidates are scored against the
+    matrix (bench/ann.py).
     """
 
     ids: list[str]
@@ -158,7 +158,7 @@ class Vectors:
         assert self.approximate is not None
         positions = [
             int(p)
-            for p in self.approximate.candidates(query, k * ann.OVERSAMPLE)
+            for p in self.approximate.candidates(query, k)
             if (allowed is None or self.ids[p] in allowed) and not (exclude and self.ids[p] in exclude)
         ]
         if len(positions) < min(k, len(self.ids)):
