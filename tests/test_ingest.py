@@ -219,3 +219,16 @@ def test_an_ingest_written_in_small_batches_makes_the_same_library(tmp_path, mon
         whole.duplicates_merged,
     )
     assert batched.records_merged == 6
+
+
+def test_code_links_from_a_list_with_spaces_and_several_links_open_the_right_repositories(tmp_path):
+    """AAAI 2022's list gives "…/Composition WSTG" (Composition_WSTG in the abstract) and two
+    repositories in one field; each paper shows working links, no link run together or squeezed."""
+    with Library(tmp_path / "lib.db") as library:
+        library.ingest([CORPUS / "aaai2022.json.gz"], embed_vectors=False)
+        code = {p.title: p.urls.code for p in library.papers() if p.urls.code}
+    links = {url for urls in code.values() for url in urls}
+    assert "https://github.com/PPjmchen/Composition_WSTG" in links
+    assert "https://github.com/PPjmchen/CompositionWSTG" not in links
+    assert {"https://github.com/decile-team/submodlib", "https://github.com/decile-team/trust"} <= links
+    assert not [url for url in links if " " in url or ";" in url or url.count("://") > 1]

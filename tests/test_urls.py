@@ -1,5 +1,5 @@
 from paperscope.extract import split_links
-from paperscope.normalize.urls import URL_RE, clean_url, repair_broken_hosts
+from paperscope.normalize.urls import URL_RE, clean_url, listed_urls, repair_broken_hosts
 
 
 def find_urls(text: str) -> list[str]:
@@ -55,3 +55,28 @@ def test_code_links_are_split_from_other_links_without_repeats():
     )
     assert code == ["https://github.com/a/b"]
     assert other == ["https://arxiv.org/abs/1"]
+
+
+def test_a_list_field_naming_several_links_gives_each():
+    fields = {
+        "https://github.com/a/b; https://github.com/a/c": ["https://github.com/a/b", "https://github.com/a/c"],
+        "https://github.com/a/b and https://github.com/a/c": ["https://github.com/a/b", "https://github.com/a/c"],
+        "https://github.com/a/b (implementation: https://github.com/a/c)": [
+            "https://github.com/a/b",
+            "https://github.com/a/c",
+        ],
+        "github.com/a/b; github.com/a/c": ["https://github.com/a/b", "https://github.com/a/c"],
+        "https://github.com/a/b": ["https://github.com/a/b"],
+    }
+    for field, links in fields.items():
+        assert [clean_url(url) for url in listed_urls(field)] == links
+
+
+def test_spaces_in_a_link_were_underscores_except_a_kerning_or_a_broken_host():
+    """As the corpus's lists give them; the abstracts of the first three give the link as expected."""
+    assert clean_url("https://github.com/PPjmchen/Composition WSTG") == "https://github.com/PPjmchen/Composition_WSTG"
+    assert clean_url("https://github.com/JianqiangH/Deconfounded VG") == "https://github.com/JianqiangH/Deconfounded_VG"
+    assert clean_url("https://github.com/jialinwu17/MA VEX") == "https://github.com/jialinwu17/MAVEX"
+    assert clean_url("https://github.com/DatenV orsprung/GoTube") == "https://github.com/DatenVorsprung/GoTube"
+    assert clean_url("https://github. com/a/b") == "https://github.com/a/b"
+    assert clean_url("https://github.com/a/deﬁne") == "https://github.com/a/define"  # a PDF's ligature

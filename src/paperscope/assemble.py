@@ -10,7 +10,7 @@ from paperscope.model import Paper, RawRecord, Urls
 from paperscope.normalize import CleanText, clean_text
 from paperscope.normalize.controls import scrub
 from paperscope.normalize.names import family_word
-from paperscope.normalize.urls import clean_url
+from paperscope.normalize.urls import clean_url, listed_urls
 
 
 @dataclass
@@ -65,7 +65,13 @@ def assemble(paper_id: str, items: list[Prepared]) -> Paper:
     items = sorted(items, key=_preference)
     best = items[0]
     raw = best.raw
-    given = [url for item in items for key, url in item.raw.urls.items() if key not in ("pdf", "site")]
+    given = [
+        url
+        for item in items
+        for key, field in item.raw.urls.items()
+        if key not in ("pdf", "site")
+        for url in listed_urls(field)
+    ]
     code, other = split_links([*given, *best.abstract.urls])
     facts = best.facts
     return Paper(
