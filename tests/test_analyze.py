@@ -197,7 +197,10 @@ def test_a_texts_words_and_phrases_for_related_papers(monkeypatch):
     assert related_model.shared_phrases(terms, other, idf) == ["speculative decoder", "draft"]
     mine, theirs = related_model.weights(terms, idf), related_model.weights(other, idf)
     assert math.isclose(sum(v * v for v in mine.values()), 1.0)
-    assert 0 < related_model.cosine(mine, theirs) == related_model.cosine(theirs, mine) < 1
+    cosine = sum(weight * theirs.get(word, 0.0) for word, weight in mine.items())
+    assert 0 < related_model.similarity(mine, other, idf) < 1
+    assert math.isclose(related_model.similarity(mine, other, idf), cosine)
+    assert math.isclose(related_model.similarity(theirs, terms, idf), cosine)
 
 
 def test_libraries_sharing_word_weights_see_another_connections_ingest(seeded_copy, tmp_path):

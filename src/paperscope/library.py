@@ -254,7 +254,7 @@ class Library:
                 other_vector = self.store.vector_of(pid)
                 cosines[pid] = float(vector @ other_vector) if other_vector is not None else None
         texts = {pid: related_model.Terms(semantic.text_of(p)) for pid, p in candidates.items()}
-        lexical_cosines = {pid: related_model.cosine(mine, related_model.weights(t, idf)) for pid, t in texts.items()}
+        lexical_cosines = {pid: related_model.similarity(mine, t, idf) for pid, t in texts.items()}
         found = []
         for other_id, _ in related_model.rank(lexical_cosines, cosines)[:limit]:
             other = candidates[other_id]

@@ -79,7 +79,9 @@ class Terms:
     """A text's content words, read once: counted for its weights, and (when asked) its phrases."""
 
     def __init__(self, text: str) -> None:
-        self.text = _LINK.sub("\n", text)  # a clause break: no phrase spans a link
+        if "://" in text or "www." in text.lower():  # the search for links costs a third of reading a text
+            text = _LINK.sub("\n", text)  # a clause break: no phrase spans a link
+        self.text = text
         self.counts = Counter(words(self.text))
 
     @cached_property
@@ -123,16 +125,28 @@ def shared_phrases(mine: Terms, theirs: Terms, idf: Idf, top: int = 3) -> list[s
     return sorted(phrases, key=lambda p: (-sum(idf(w) for w in p.split()), p))[:top]
 
 
+def _tf(count: int) -> float:
+    """Sublinear term frequency."""
+    return _TF[count] if count < len(_TF) else 1 + math.log(count)
+
+
+_TF = [0.0] + [1 + math.log(count) for count in range(1, 64)]
+
+
 def weights(terms: Terms, idf: Idf) -> dict[str, float]:
     """The text's TF-IDF vector (sublinear tf, IDF over the library), unit length."""
     values, unseen = idf.values, idf.unseen  # looked up here: ~7k words a paper page
-    vector = {w: (1 + math.log(c)) * values.get(w, unseen) for w, c in terms.counts.items()}
+    vector = {w: _tf(c) * values.get(w, unseen) for w, c in terms.counts.items()}
     norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
     return {w: v / norm for w, v in vector.items()}
 
 
-def cosine(a: dict[str, float], b: dict[str, float]) -> float:
-    return sum(a[w] * b[w] for w in a.keys() & b.keys())
+def similarity(mine: dict[str, float], theirs: Terms, idf: Idf) -> float:
+    """The cosine of `mine` (weights() of a text) and weights(theirs, idf), without building the
+    other text's vector: a paper page compares ~120 texts (half the time of the comparison)."""
+    values, unseen, counts = idf.values, idf.unseen, theirs.counts
+    norm = math.sqrt(sum((_tf(c) * values.get(w, unseen)) ** 2 for w, c in counts.items())) or 1.0
+    return sum(mine[w] * _tf(counts[w]) * values.get(w, unseen) for w in mine.keys() & counts.keys()) / norm
 
 
 def rank(by_words: dict[str, float], by_meaning: dict[str, float | None]) -> list[tuple[str, float]]:
