@@ -283,3 +283,23 @@ def test_extraction_never_raises(abstract, title):
     facts = extract(title, abstract)
     assert facts.contribution in {"method", "benchmark", "dataset", "theory", "analysis", "system", "position"}
     assert facts.display_title
+
+
+def test_an_arrow_gives_the_result_and_what_it_was_before_and_pass_at_k_is_no_claim():
+    """COLM 2025's FormaRL: "(4.04% → 26.15% on ProofNet and 2.4% → 9.6% on uproof)" made four claims
+    of improvement, two of them the values before; "pass@1" and "pass@16" made claims of 1 and 16."""
+    claims = find_claims(
+        "FormaRL can increase the pass@1 autoformalization accuracy of Qwen2.5-Coder-7B-Instruct by 4 ∼ 6x "
+        "(4.04% → 26.15% on ProofNet and 2.4% → 9.6% on uproof) with merely 859 unlabeled data. And on uproof "
+        "our method also achieved a strong improvement compared to existing open-source autoformalizers on "
+        "both pass@1 accuracy (6.2% → 9.6%) and pass@16 accuracy (24.4% → 33.6%).",
+        ["ProofNet"],
+    )
+    assert [(c.value, c.baseline) for c in claims] == [
+        ("4 ∼ 6×", None),
+        ("26.15%", "4.04%"),
+        ("9.6%", "2.4%"),
+        ("9.6%", "6.2%"),
+        ("33.6%", "24.4%"),
+    ]
+    assert [c.benchmark for c in claims[1:3]] == ["ProofNet", None]  # uproof's result is not ProofNet's

@@ -24,7 +24,7 @@ _UNIT = (
     r"\s[A-Z][\w@-]*\s(?:points|pts)\b|-fold\b|\s?times\b)"
 )
 _RANGE = r"\s?(?:–|—|-|∼|~|to)\s?"
-_VALUE = re.compile(rf"(?<![\w.$^{{-])(?:[<>≤≥]\s?)?(?:{_NUMBER}{_UNIT}?{_RANGE})?{_NUMBER}{_UNIT}(?:\+)?")
+_VALUE = re.compile(rf"(?<![\w.$^@{{-])(?:[<>≤≥]\s?)?(?:{_NUMBER}{_UNIT}?{_RANGE})?{_NUMBER}{_UNIT}(?:\+)?")
 # Metric heads, with the modifiers papers put before them ("average reasoning accuracy", "top-1 error").
 _METRICS = (
     r"accuracy|win rate|F1|BLEU|METEOR|CIDEr|ROUGE(?:-\w+)?|mAP|AP|AUC|AUROC|PSNR|SSIM|FID|EM|exact match|"
@@ -50,7 +50,7 @@ _BARE = re.compile(
     rf"parameters|hours|days|steps|tokens|times))"
 )
 # Numbers before a metric, alone or coordinated: "70.9 perplexity", "7.2 and 5.0 BLEU".
-_BEFORE_METRIC = re.compile(rf"(?<![\w.$-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})*)\s+(?:{_METRICS})\b")
+_BEFORE_METRIC = re.compile(rf"(?<![\w.$@-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})*)\s+(?:{_METRICS})\b")
 _ONE_NUMBER = re.compile(_NUMBER)
 # Magnitudes in words: "over an order of magnitude", "hundreds of times", "more than a factor of three".
 _MORE_OF = re.compile(r"\s+(?:more|less|fewer|larger|smaller)\s+(?:data|parameters|samples|examples|tokens|compute)")
@@ -59,7 +59,11 @@ _WORDED = re.compile(
     r"(?:orders? of magnitude|(?:tens|hundreds|thousands) of times|factor of (?:two|three|four|five|ten|"
     r"\d+(?:\.\d+)?))\b"
 )
-_FROM_TO = re.compile(rf"\bfrom\s+(?P<old>{_NUMBER}%?)(?:\s*\([^)]*\))?\s+to\s+(?P<new>{_NUMBER}%?)")
+# "from 4.04% to 26.15%", "4.04% → 26.15%": the second is the result, the first what it was before.
+_FROM_TO = re.compile(
+    rf"\bfrom\s+(?P<old>{_NUMBER}%?)(?:\s*\([^)]*\))?\s+to\s+(?P<new>{_NUMBER}%?)|"
+    rf"(?<![\w.@])(?P<before>{_NUMBER}%?)\s*(?:→|->|⟶)\s*(?P<after>{_NUMBER}%?)"
+)
 _SETUP_AFTER = re.compile(
     r"^\s?(?:of|in)?\s*(?:the\s+)?(?:parameters|data|training|tokens|samples|examples|"
     r"tasks|languages|GPU|memory|layers|size|inputs?)\b",
@@ -115,6 +119,7 @@ _NP_END = re.compile(
 _ARTICLE_ONLY = re.compile(r"^(?:the|a|an|all|both|its|their|our)?$", re.IGNORECASE)
 # "870 on HopperStand": a coined name after the value names where it was measured.
 _ON_NAME = re.compile(r"^\s*(?:\S+\s+){0,3}?on\s+(?:the\s+)?(?P<name>[A-Z][a-z0-9]*[A-Z0-9][\w.+-]*[\w+])")
+_ON_OTHER = re.compile(r"^\s*\)?\s*on\s+(?:the\s+)?[\w-]")
 _REDUCES = re.compile(
     r"\b(?:reduc\w*|lower\w*|decreas\w*|cuts?|cutting|fewer|less|drops?|dropp\w*|sav\w*|"
     r"shrink\w*|smaller|downgrade\w*|degrad\w*)\b|reduction",
@@ -181,8 +186,9 @@ def _elided(claim: Claim, previous: Claim, bare: bool) -> Claim:
 def _values(sentence: str) -> list[_Value]:
     """The values, earliest first: "from A to B" first, then values with units, then bare numbers."""
     found: list[tuple[int, int, int, str, str | None]] = []
-    for match in _FROM_TO.finditer(sentence) if "from" in sentence else ():
-        found.append((0, match.start("old"), match.end("new"), match.group("new"), match.group("old")))
+    for match in _FROM_TO.finditer(sentence) if "from" in sentence or "→" in sentence or "->" in sentence else ():
+        old, new = ("old", "new") if match.group("old") else ("before", "after")
+        found.append((0, match.start(old), match.end(new), match.group(new), match.group(old)))
     for match in _VALUE.finditer(sentence):
         if not _SETUP_AFTER.match(sentence[match.end() :]):
             found.append((1, match.start(), match.end(), match.group().strip(), None))
@@ -249,7 +255,12 @@ def _group_claims(sentence: str, group: list[_Value], named: list[str]) -> list[
     benchmarks = _each(group, _benchmarks_in(after, named) or _benchmarks_in(before, named))
     if benchmarks == [None] * len(group):
         benchmarks = [_on_name(after, named)] * len(group)
-    if benchmarks == [None] * len(group) and len(set(named)) == 1 and _whole(group[0].clause, named[0]):
+    if (
+        benchmarks == [None] * len(group)
+        and len(set(named)) == 1
+        and _whole(group[0].clause, named[0])
+        and not _ON_OTHER.match(after)  # "… on ProofNet and 2.4% → 9.6% on uproof": not on ProofNet
+    ):
         benchmarks = [named[0]] * len(group)
     baseline = _baseline(after, before)
     baselines = _each(group, _split(baseline) if len(group) > 1 else [baseline] if baseline else [])
