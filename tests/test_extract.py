@@ -303,3 +303,22 @@ def test_an_arrow_gives_the_result_and_what_it_was_before_and_pass_at_k_is_no_cl
         ("33.6%", "24.4%"),
     ]
     assert [c.benchmark for c in claims[1:3]] == ["ProofNet", None]  # uproof's result is not ProofNet's
+
+
+def test_a_value_with_words_of_its_own_does_not_take_its_neighbours_metric():
+    """ECCV 2020's SFNet: "80.4% mIoU on Cityscapes with a frame rate of 26 FPS" gave 26 FPS as mIoU; ECCV
+    2020's KSE: "4.7x FLOPs reduction and 2.9x compression on ResNet-50 with only a top-5 accuracy drop of
+    0.35%" gave 2.9x and 0.35% as FLOPs, the drop as an improvement."""
+    sfnet = find_claims("Our network is the first to achieve 80.4% mIoU on Cityscapes with a frame rate of 26 FPS.")
+    assert [(c.value, c.metric) for c in sfnet] == [("80.4%", "mIoU"), ("26 FPS", None)]
+    kse = find_claims(
+        "In particular, it achieves 4.7x FLOPs reduction and 2.9x compression on ResNet-50 with only a top-5 "
+        "accuracy drop of 0.35% on ImageNet 2012."
+    )
+    assert [(c.value, c.direction, c.metric) for c in kse] == [
+        ("4.7×", "reduces", "FLOPs"),
+        ("2.9×", "reduces", None),
+        ("0.35%", "reduces", "top-5 accuracy"),
+    ]
+    vsd = find_claims("VSD achieves a 9.58% speedup over EAGLE-3 and 8.80% over ViSpec.")
+    assert [c.metric for c in vsd] == ["speedup", "speedup"]  # coordinated with nothing of its own: shared
