@@ -47,7 +47,10 @@ from paperscope.store.rows import now_precise, unpack
 
 _LOCK = 0x70617065  # the advisory lock of "which papers exist" ("pape")
 POOL_SIZE = 16
-EF_SEARCH = 100  # HNSW candidates per query: recall against exact search in bench/postgres.py
+# HNSW candidates per query. On the corpus's 92.5k real vectors, 200 title queries against the exact
+# scan: recall@10 0.940 and @100 0.885 at 100 (4.4 ms for 10); 0.979 and 0.954 at 200 (5.8 ms);
+# 0.991 and 0.979 at 400 (9.0 ms). Hybrid search reads 100.
+EF_SEARCH = 200
 _TEXT = 'TEXT COLLATE "C"'  # byte order, as SQLite sorts: the same export order on both stores
 
 MIGRATIONS: list[str | Callable[[psycopg.Connection], None]] = [
