@@ -262,6 +262,22 @@ def test_display_titles_for_untitled_papers(seed_papers):
     assert all(len(p.display_title) <= 90 for p in seed_papers)
 
 
+def test_an_untitled_paper_without_a_name_is_titled_by_what_its_authors_say_they_do(seed_papers):
+    """Not by the abstract's first sentence, which is often about others' work."""
+
+    def title(opening: str) -> str:
+        (found,) = {p.display_title for p in seed_papers if p.abstract.startswith(opening)}
+        return found
+
+    assert title("Large language models (LLMs) increasingly support human decision-making") == (
+        "Universal confidence calibration fails"  # "We show that universal confidence calibration fails."
+    )
+    assert title("Recent work has demonstrated the curse of depth").startswith(
+        "Providing evidence that sparsity-like mechanisms"  # "In this paper, we provide evidence that …"
+    )
+    assert not [p for p in seed_papers if p.display_title.startswith(("Recent work", "A plethora of recent"))]
+
+
 FIELDS = {"value", "unit", "direction", "metric", "benchmark", "baseline"}
 
 

@@ -21,7 +21,48 @@ def display_title(title: str | None, abstract: str, name: str | None = None, exp
         return _shorten(f"{name}: {what}" if what else name)
     if introducing:
         return _shorten(_capitalise(_after_cue(introducing[0])))
-    return _shorten(sentences(abstract)[0].rstrip(".")) or "(untitled)"
+    stated = [found for sentence in sentences(abstract) if (found := _statement(sentence))]
+    # One that says what it is about before one about "this question" (said in a sentence before it).
+    stated.sort(key=lambda title: bool(_ANAPHORIC.match(title)))
+    return _shorten(stated[0] if stated else sentences(abstract)[0].rstrip(".")) or "(untitled)"
+
+
+# "In this paper, we show that X", "We study how X", "The work presents X": what the authors say they do,
+# where no sentence introduces something of theirs. Without it the title was the abstract's first
+# sentence, often about others' work ("Recent work has demonstrated …", 8 of the 51 seed papers).
+_STATEMENT = re.compile(
+    r"^(?:in this (?:paper|work|study),?\s+|here,?\s+)?(?:we|(?:this|the) (?:paper|work|study))\s+"
+    r"(?:also\s+|first\s+|further\s+|\w+ly\s+)?(?P<verb>[a-z]+)\s+(?P<rest>\S.*)",
+    re.IGNORECASE,
+)
+# Verbs of reporting: the title is what they report ("We show that X fails" -> "X fails").
+_REPORTING = frozenset(
+    "show shows find finds demonstrate demonstrates prove proves argue argues observe observes establish "
+    "establishes present presents propose proposes introduce introduces describe describes".split()
+)
+_ANAPHORIC = re.compile(r"^\w+ing (?:this|these|that|those|it|them)\b|^(?:This|These|It)\b")
+_NOT_VERBS = frozenset("are have can will must need should may might could would do were had".split())
+
+
+def _statement(sentence: str) -> str | None:
+    match = _STATEMENT.match(sentence)
+    if not match or match["verb"].lower() in _NOT_VERBS:
+        return None
+    verb, rest = match["verb"].lower(), re.sub(r"^that\s+", "", match["rest"].rstrip("."))
+    if verb in _REPORTING:
+        return _capitalise(rest)
+    if not match.group().lower().startswith(("we", "in this", "here")):  # "this paper studies": "study"
+        verb = re.sub(r"ies$", "y", verb) if verb.endswith("ies") else re.sub(r"(ss|ch|sh|x)es$|s$", r"\1", verb)
+    return _capitalise(f"{_gerund(verb)} {rest}")
+
+
+def _gerund(verb: str) -> str:
+    """ "relax" -> "relaxing", "provide" -> "providing", "study" -> "studying" (consonants are not doubled)."""
+    if verb.endswith("ie"):
+        return verb[:-2] + "ying"
+    if verb.endswith("e") and not verb.endswith("ee"):
+        return verb[:-1] + "ing"
+    return verb + "ing"
 
 
 _APPOSITION = re.compile(r",\s+((?:a|an|the|which)\s[^.;:]+)")
