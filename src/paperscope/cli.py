@@ -435,7 +435,10 @@ def related(
         out.print(f"   {escape(row['reason'])}", highlight=False)
 
 
-TOPICS_HELP = "How many topics (default: sqrt(papers / 2), 2–60); recomputes them."
+TOPICS_HELP = (
+    "How many topics (default: the count near sqrt(papers / 2), 2–60, whose clusters are the most distinct);"
+    " recomputes them."
+)
 
 
 @app.command()
