@@ -12,7 +12,8 @@ names another), on a Unix socket, with its default settings (shared_buffers 128 
    paper plus Gaussian noise (σ 0.02 per dimension, renormalised), so that no two vectors are equal
    and the HNSW graph is built over 92k distinct points. Both stores get the same vectors.
 3. Latency: 200 titles of indexed papers as queries, top 10, warm, query embedding included.
-4. HNSW recall@10 against exact search over the same vectors, for the 200 query vectors.
+4. HNSW recall@10 against exact search over the same vectors, for the 200 query vectors, and that of
+   the reading machine's copy of the vectors (store/pg_vectors.py) once it is ready.
 5. Throughput: 8 and 32 client threads sharing one Library, as `paperscope serve` shares it
    (SQLite: one connection, requests take turns; PostgreSQL: a pool of 16 connections), hybrid
    searches for 20 s each.
@@ -103,12 +104,22 @@ def recall(sqlite: Library, postgres: Library, queries: list[str]) -> None:
     vectors = semantic.encoder().encode(queries)
     stored = sqlite.store.vectors()
     exact_scan = semantic.Vectors(stored.ids, stored.matrix)  # no approximate index
-    found = []
-    for vector in vectors:
-        exact = {pid for pid, _ in exact_scan.nearest(vector, 10)}
-        approximate = {pid for pid, _ in postgres.store.nearest(vector, 10)}
-        found.append(len(exact & approximate) / 10)
-    print(f"HNSW recall@10 against exact search: {statistics.mean(found):.3f} (ef_search {EF_SEARCH}, m 16)")
+    truth = [{pid for pid, _ in exact_scan.nearest(vector, 10)} for vector in vectors]
+
+    def found() -> float:
+        return statistics.mean(
+            len(t & {pid for pid, _ in postgres.store.nearest(v, 10)}) / 10 for v, t in zip(vectors, truth, strict=True)
+        )
+
+    copy = postgres.store._vectors_beside  # the reading machine's copy (store/pg_vectors.py)
+    current = copy.current
+    copy.current = lambda: None  # the HNSW index alone, as it answers until the copy is ready
+    print(f"HNSW recall@10 against exact search: {found():.3f} (ef_search {EF_SEARCH}, m 16)")
+    copy.current = current
+    started = time.perf_counter()
+    postgres.store.wait_for_vectors()
+    ready = time.perf_counter() - started
+    print(f"this machine's copy of the vectors, ready in {ready:.1f} s: recall@10 {found():.3f}")
 
 
 def throughput(library: Library, queries: list[str], clients: int, label: str) -> float:

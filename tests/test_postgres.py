@@ -14,6 +14,7 @@ import orjson
 import psycopg
 import pytest
 
+from paperscope.index import semantic
 from paperscope.index.lexical import Filters, LexicalHit, Query, parse
 from paperscope.library import Library
 from paperscope.personal import Personal
@@ -367,3 +368,35 @@ def test_a_backup_of_a_postgresql_library_restores_it(seeded_db, request, tmp_pa
         assert [p.id for p in Personal(restored, "alice").listed("decoding")] == [VSD]
         assert restored.search("speculative decoding", 1)[0].paper.id == VSD
     assert _export(out, tmp_path, "restored") == _export(server, tmp_path, "original")
+
+
+def test_semantic_search_reads_this_machines_copy_of_the_vectors_once_it_is_current(seeded_db, request, tmp_path):
+    """The copy in the cache folder gives the exact nearest papers, as SQLite does; the HNSW index
+    answers until it is ready; a tag does not make it read again, a new paper does."""
+    location = new_location("postgres", request, tmp_path)
+    run = run_cli("copy", "--from", seeded_db, "--to", location)
+    assert run.code == 0, run.err
+    with Library(seeded_db) as sqlite, Library(location) as library:
+        store = library.store
+        queries = ["speculative decoding", "model merging", "知识蒸馏"]
+        vectors = semantic.encoder().encode(queries)
+        exact = [sqlite.store.vectors().nearest(v, 10) for v in vectors]
+        store.nearest(vectors[0], 10)  # the first search starts the copy
+        assert store.wait_for_vectors(timeout=60)
+        for vector, truth in zip(vectors, exact, strict=True):
+            found = store.nearest(vector, 10)
+            assert [p for p, _ in found] == [p for p, _ in truth]
+            assert found[0][1] == pytest.approx(truth[0][1], abs=1e-6)
+        assert store.nearest(vectors[0], 5, skip={exact[0][0][0]})[0][0] == exact[0][1][0]
+        (copied,) = store.cache_path("vectors").glob("library.vectors-*.npy")
+        copy = store._vectors_beside.current()
+        Personal(library).tag(VSD, "to-read")
+        assert store.wait_for_vectors(timeout=60) and store._vectors_beside.current() is copy  # not read again
+        extra = tmp_path / "extra.txt"
+        extra.write_text("More Papers\nWe study speculative decoding with tiny draft models.\n", encoding="utf-8")
+        library.ingest([SEEDS, extra])
+        assert store.wait_for_vectors(timeout=60)
+        (replaced,) = store.cache_path("vectors").glob("library.vectors-*.npy")
+        assert replaced != copied and len(store._vectors_beside.current()) == 52
+        filtered = store.nearest(vectors[0], 5, Filters(venue="no such venue"))
+        assert filtered == []  # a filter is answered by the server, as before

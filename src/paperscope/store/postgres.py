@@ -9,7 +9,8 @@ per term times the term's idf. Document frequencies are kept exact in `terms` as
 (counting a common word's papers at query time costs tens of milliseconds). Many rows are written by
 COPY.
 Vectors are pgvector `halfvec`s under an HNSW index, searched with iterative scans so that a
-filter still yields k papers.
+filter still yields k papers; without a filter, a search reads the reading machine's own copy of
+the vectors once it is current (pg_vectors.py).
 
 Connections come from a pool; a transaction holds one connection for its thread. Whatever decides
 which papers exist (reading candidates, writing papers, replacing the map) first takes one
@@ -38,7 +39,7 @@ from psycopg_pool import ConnectionPool
 from paperscope.errors import PaperscopeError
 from paperscope.index import lexical, semantic
 from paperscope.model import Paper
-from paperscope.store import pg_bm25, pg_text, tantivy_lexical
+from paperscope.store import pg_bm25, pg_text, pg_vectors, tantivy_lexical
 from paperscope.store.base import WordCounts
 from paperscope.store.core import CURRENT, SQLCore, where
 from paperscope.store.dialect import POSTGRES
@@ -214,6 +215,9 @@ class PostgresStore(SQLCore):
         )
         self._identity: str | None = None
         self._lexical = tantivy_lexical.IndexBeside(self)
+        self._vectors_beside = pg_vectors.VectorsBeside(
+            lambda: self.cache_path("vectors"), self.papers_version, self._vectors_state, self._read_vectors
+        )
 
     def _migrate(self, conn: psycopg.Connection) -> None:
         with conn.transaction():
@@ -581,6 +585,15 @@ class PostgresStore(SQLCore):
             ((pid, digest, blob, _halfvec(blob)) for pid, digest, blob in rows),
         )
 
+    def _vectors_state(self) -> tuple[int, int]:
+        """Changes whenever the current vectors do: their count and the sum of their ids' and texts' hashes."""
+        count, total = self._one("SELECT count(*), coalesce(sum(hashtext(v.paper_id || v.embed_hash)), 0)" + CURRENT)  # type: ignore[misc]
+        return int(count), int(total)
+
+    def wait_for_vectors(self, timeout: float | None = None) -> bool:
+        """Whether this machine's copy of the vectors is current, once its refresh under way has finished."""
+        return self._vectors_beside.wait(timeout) is not None
+
     def vector_of(self, paper_id: str) -> np.ndarray | None:
         row = self._one("SELECT v.vector" + CURRENT + " WHERE v.paper_id = ?", (paper_id,))
         return np.frombuffer(bytes(row[0]), dtype=semantic.STORED_DTYPE).astype(np.float32) if row else None
@@ -618,10 +631,13 @@ class PostgresStore(SQLCore):
                 yield seq, lexical.document(unpack(data))
 
     def lexical_folder(self) -> Path:
-        """In the cache folder, named by the server's system identifier, which a streaming replica shares
-        with its primary, and the database's oid (a library dropped and made again has another). A
-        replica's index is its own even on the primary's machine (its papers lag behind the primary's):
-        the name adds the server's address."""
+        return self.cache_path("lexical")
+
+    def cache_path(self, kind: str) -> Path:
+        """This library's `kind` in the cache folder, named by the server's system identifier, which a
+        streaming replica shares with its primary, and the database's oid (a library dropped and made
+        again has another). A replica's is its own even on the primary's machine (its papers lag behind
+        the primary's): the name adds the server's address."""
         if self._identity is None:
             system, database, replica = self._one(  # type: ignore[misc]
                 "SELECT (SELECT system_identifier FROM pg_control_system()),"
@@ -632,7 +648,7 @@ class PostgresStore(SQLCore):
                 with self._conn() as conn:
                     address = f"{conn.info.host}:{conn.info.port}".encode()
                 self._identity += f"-replica-{hashlib.sha256(address).hexdigest()[:12]}"
-        folder = tantivy_lexical.cache_folder() / f"lexical-postgresql-{self._identity}"
+        folder = tantivy_lexical.cache_folder() / f"{kind}-postgresql-{self._identity}"
         folder.parent.mkdir(parents=True, exist_ok=True)
         return folder
 
@@ -645,10 +661,14 @@ class PostgresStore(SQLCore):
         exclude: list[str] | None = None,
         skip: set[str] | None = None,
     ) -> list[tuple[str, float]]:
-        """The HNSW index's k nearest by cosine, filters applied during the scan (iterative scan)."""
+        """The k nearest by cosine: from this machine's copy of the vectors (pg_vectors.py) when it is
+        current and nothing filters them, else from the HNSW index, filters applied during the scan
+        (iterative scan)."""
         if k <= 0 or (within is not None and not within):
             return []
         where_sql, params = where(filters, POSTGRES)
+        if not where_sql and within is None and not exclude and (copy := self._vectors_beside.current()):
+            return copy.nearest(vector, k, exclude=skip or None)
         if within is not None:
             where_sql += " AND p.id = ANY(?)"
             params.append(sorted(within))
