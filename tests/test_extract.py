@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from paperscope.extract import extract
 from paperscope.extract.claims import find_claims
-from paperscope.extract.names import find_name, schwartz_hearst
+from paperscope.extract.names import Name, find_name, schwartz_hearst
 from paperscope.extract.text import sentences
 from paperscope.model import Paper
 
@@ -338,3 +338,15 @@ def test_a_value_with_words_of_its_own_does_not_take_its_neighbours_metric():
     ]
     vsd = find_claims("VSD achieves a 9.58% speedup over EAGLE-3 and 8.80% over ViSpec.")
     assert [c.metric for c in vsd] == ["speedup", "speedup"]  # coordinated with nothing of its own: shared
+
+
+def test_a_field_spelled_out_is_not_the_papers_name_but_the_same_letters_of_its_own_are():
+    """ECCV 2020: "Active learning (AL) … AL …" gave the paper the name AL; NeurIPS 2019's "Sparse
+    Shift Layer (SSL)" is the paper's own."""
+    field = (
+        "Active learning (AL) aims to pick the most useful samples to label. AL methods rank samples by "
+        "uncertainty. We propose a sampler that learns to rank. AL then costs less."
+    )
+    assert find_name(field) is None
+    own = "We propose a Sparse Shift Layer (SSL) to build efficient networks. SSL shifts features."
+    assert find_name(own) == Name("SSL", "Sparse Shift Layer")

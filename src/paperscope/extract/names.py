@@ -157,6 +157,62 @@ COMMON_ACRONYMS = {
 }
 
 
+# Fields, tasks and tools a paper works on, found as its "name" in the corpus ("Active learning (AL) …"),
+# each with the long forms that mean the field; the same letters spelled otherwise are the paper's own
+# ("Sparse Shift Layer (SSL)"). Without a long form, the letters are taken for the field.
+_FIELDS = {
+    name: re.compile(long_forms, re.IGNORECASE)
+    for name, long_forms in {
+        "SSL": r"s(?:emi|elf)-?\s?supervised",
+        "NMT": r"neural machine translation",
+        "MARL": r"multi-?\s?agent reinforcement",
+        "IRL": r"inverse reinforcement",
+        "ICL": r"in-?\s?context learning",
+        "KD": r"knowledge distillation",
+        "AL": r"active learning",
+        "SR": r"super-?\s?resolution|success rate",
+        "DR": r"diabetic retinopathy|dimensionality reduction|domain randomi[sz]ation",
+        "BEV": r"bird",
+        "VR": r"virtual reality",
+        "AR": r"augmented reality|auto-?regressive",
+        "CV": r"computer vision",
+        "NLU": r"natural language understanding",
+        "NLG": r"natural language generation",
+        "NLI": r"natural language inference",
+        "HRI": r"human-robot interaction",
+        "VIO": r"visual-?\s?inertial odometry",
+        "VLN": r"vision-?\s?(?:and-?\s?)?language navigation",
+        "MOT": r"multi(?:ple)?-?\s?object tracking",
+        "OCR": r"optical character recognition",
+        "ABSA": r"aspect-?\s?based sentiment",
+        "DRO": r"distributionally robust",
+        "MLE": r"maximum likelihood",
+        "MAP": r"maxim(?:um|al) a[- ]?posteriori|mean average precision",
+        "MAB": r"mu[lt]+i-?\s?armed bandit",
+        "MCTS": r"monte[- ]carlo tree search",
+        "OLS": r"ordinary least squares",
+        "TAMP": r"task and motion planning",
+        "MAPF": r"multi-?\s?agent path finding",
+        "PLM": r"pre-?\s?trained language model",
+        "PLMs": r"pre-?\s?trained language model",
+        "QE": r"quality estimation",
+        "CPP": r"coverage path planning",
+        "SWIR": r"short-?\s?wave infrared",
+        "US": r"ultrasound|united states",
+        "VLP": r"vision-?\s?language pre-?\s?training",
+        "GLM": r"generali[sz]ed linear model",
+        "MIS": r"minimally invasive surgery",
+        "SPL": r"success weighted by",
+        "DB": r"dueling bandit",
+    }.items()
+}
+
+
+def _a_field(name: str, expansion: str | None) -> bool:
+    pattern = _FIELDS.get(name)
+    return pattern is not None and (expansion is None or pattern.match(expansion) is not None)
+
+
 @dataclass(frozen=True)
 class Name:
     name: str
@@ -175,14 +231,16 @@ def find_name(abstract: str, raw: str = "", title: str | None = None) -> Name | 
     if titled:
         return Name(titled, _expansion_elsewhere(titled, abstract, raw))
     candidates = [
-        (kind, number, position, name, expansion)
+        (kind, number, position, name, expansion or _expansion_elsewhere(name, abstract, raw))
         for number, sentence in enumerate(intro_sentences(abstract))
         for kind, position, name, expansion in _candidates(sentence)
     ]
+    candidates = [c for c in candidates if not _a_field(c[3], c[4])]
     if candidates:
         _, _, _, name, expansion = min(candidates, key=lambda c: (c[0], c[1], c[2], c[4] is None))
-        return Name(name, expansion or _expansion_elsewhere(name, abstract, raw))
-    return _appositive(abstract, raw) or _recurring_definition(abstract)
+        return Name(name, expansion)
+    found = _appositive(abstract, raw) or _recurring_definition(abstract)
+    return None if found is None or _a_field(found.name, found.expansion) else found
 
 
 def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
