@@ -11,7 +11,7 @@ import pytest
 
 from paperscope import embed
 from paperscope.errors import PaperscopeError
-from paperscope.index import semantic
+from paperscope.index import semantic, vector_file
 from paperscope.index.lexical import Filters
 from paperscope.library import Library
 from paperscope.personal import Personal
@@ -185,3 +185,23 @@ def test_every_connection_maps_one_vector_file_written_once_per_state_of_the_vec
         assert again.matrix.filename != mapped.matrix.filename
         assert np.allclose(again.matrix[again.position[paper]], changed, atol=1e-3)
         assert sorted(seeded_copy.parent.glob("seeds.db.vectors-*.npy")) == [Path(again.matrix.filename)]
+
+
+def test_the_vector_file_is_written_a_chunk_at_a_time_and_again_when_the_rows_changed(tmp_path, monkeypatch):
+    """Rows stream into the file (a million vectors are never all in memory); rows that are not as many
+    as counted (a write in between) leave no file, and are read again."""
+    monkeypatch.setattr(vector_file, "CHUNK", 2)
+    rng = np.random.default_rng(0)
+    matrix = rng.standard_normal((5, semantic.DIMENSIONS)).astype(np.float32)
+    rows = [(f"p{i}", semantic.to_blob(matrix[i])) for i in range(5)]
+    reads = iter([(6, iter(rows)), (5, iter(rows))])  # counted 6, then 5 rows came: read again
+    database = tmp_path / "library.db"
+    database.write_bytes(b"")
+    vectors = vector_file.load(str(database), "k1", lambda: next(reads))
+    assert vectors.ids == [f"p{i}" for i in range(5)] and isinstance(vectors.matrix, np.memmap)
+    assert np.allclose(vectors.matrix, matrix, atol=1e-2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "library.db",
+        "library.db.vectors-k1.ids",
+        "library.db.vectors-k1.npy",
+    ]

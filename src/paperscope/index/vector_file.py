@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import glob
 import hashlib
+import itertools
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
 
 from paperscope.atomic import replacing
-from paperscope.index.semantic import Vectors
+from paperscope.index.semantic import DIMENSIONS, STORED_DTYPE, Vectors
 
 _writing = threading.Lock()
 
@@ -29,23 +30,32 @@ def state(database: str, numbers: Iterable[int | None]) -> str:
     return hashlib.sha1(repr((os.stat(database).st_ino, *numbers)).encode()).hexdigest()[:16]
 
 
-def load(database: str, key: str, read: Callable[[], Vectors]) -> Vectors:
-    """The vectors named `key` memory-mapped from beside `database`, written there first (from
-    `read()`) if no process has yet; held in memory only where the folder cannot be written."""
+Rows = tuple[int, Iterable[tuple[str, bytes]]]  # how many, then (paper id, stored vector) rows
+CHUNK = 4_096  # rows converted and written at a time
+
+
+def load(database: str, key: str, read: Callable[[], Rows]) -> Vectors:
+    """The vectors named `key` memory-mapped from beside `database`, written there first from `read()`
+    if no process has yet, a chunk of rows at a time (a million vectors are never all in memory);
+    held in memory only where the folder cannot be written."""
     base = Path(f"{database}.vectors-{key}")
     with _writing:  # the threads of a server process that see new vectors together: one reads them
         mapped = _mapped(base)
-        return mapped if mapped is not None else _written(base, read())
+        return mapped if mapped is not None else _written(base, read)
 
 
-def _written(base: Path, vectors: Vectors) -> Vectors:
+def _written(base: Path, read: Callable[[], Rows]) -> Vectors:
     try:
-        _write(base, vectors)
-    except OSError:  # a read-only folder: this process keeps its own copy
-        return vectors
+        for _ in range(3):  # the rows changed between counting and reading them: read again
+            if _write(base, *read()):
+                break
+        else:
+            return Vectors.from_rows(*read())
+    except OSError:  # a read-only folder, a full disk: this process keeps its own copy
+        return Vectors.from_rows(*read())
     _remove_others(base)
     mapped = _mapped(base)
-    return vectors if mapped is None else mapped
+    return Vectors.from_rows(*read()) if mapped is None else mapped
 
 
 def _mapped(base: Path) -> Vectors | None:
@@ -58,13 +68,35 @@ def _mapped(base: Path) -> Vectors | None:
     return Vectors(ids, matrix) if len(ids) == len(matrix) else None
 
 
-def _write(base: Path, vectors: Vectors) -> None:
-    """Each file whole or not at all (several processes may write the same one at once); the
-    matrix last, since a reader takes its presence to mean the ids are there."""
-    with replacing(base.with_name(base.name + ".ids")) as ids:
-        ids.write_text("\n".join(vectors.ids), encoding="ascii")
-    with replacing(base.with_name(base.name + ".npy")) as matrix, matrix.open("wb") as out:
-        np.save(out, np.ascontiguousarray(vectors.matrix, dtype=np.float32))
+class _Changed(Exception):
+    """The rows were not as many as counted: the vectors changed in between."""
+
+
+def _write(base: Path, count: int, rows: Iterable[tuple[str, bytes]]) -> bool:
+    """Each file whole or not at all (several processes may write the same one at once); the matrix
+    last, since a reader takes its presence to mean the ids are there. False, and no file, when the
+    rows were not `count`."""
+    ids: list[str] = []
+    header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float32)), "fortran_order": False}
+    try:
+        with replacing(base.with_name(base.name + ".npy")) as matrix, matrix.open("wb") as out:
+            np.lib.format.write_array_header_1_0(out, {**header, "shape": (count, DIMENSIONS)})
+            for chunk in _chunks(itertools.islice(rows, count + 1)):
+                ids += [paper_id for paper_id, _ in chunk]
+                out.write(np.frombuffer(b"".join(blob for _, blob in chunk), STORED_DTYPE).astype(np.float32).data)
+            if len(ids) != count:
+                raise _Changed
+            with replacing(base.with_name(base.name + ".ids")) as written:
+                written.write_text("\n".join(ids), encoding="ascii")
+    except _Changed:
+        return False
+    return True
+
+
+def _chunks(rows: Iterable[tuple[str, bytes]]) -> Iterator[list[tuple[str, bytes]]]:
+    iterator = iter(rows)
+    while chunk := list(itertools.islice(iterator, CHUNK)):
+        yield chunk
 
 
 def _remove_others(base: Path) -> None:

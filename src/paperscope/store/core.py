@@ -511,7 +511,11 @@ class SQLCore(ABC):
         return self._read_vectors().indexed(self.vector_index_beside)
 
     def _read_vectors(self) -> semantic.Vectors:
-        return semantic.Vectors.from_rows(self.count_vectors(), self.vector_rows())
+        return semantic.Vectors.from_rows(*self._vector_rows_counted())
+
+    def _vector_rows_counted(self) -> tuple[int, Iterator[tuple[str, bytes]]]:
+        """How many current vectors there are, and their rows, streamed."""
+        return self.count_vectors(), self.vector_rows()
 
     @abstractmethod
     def version(self) -> tuple[int, int]: ...

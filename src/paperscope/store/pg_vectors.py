@@ -38,7 +38,7 @@ class VectorsBeside:
         folder: Callable[[], Path],
         version: Callable[[], int],
         state: Callable[[], tuple[int, int]],
-        read: Callable[[], semantic.Vectors],
+        read: Callable[[], vector_file.Rows],
     ) -> None:
         self._folder, self._version, self._state, self._read = folder, version, state, read
         self._copy: _Copy | None = None

@@ -216,7 +216,7 @@ class PostgresStore(SQLCore):
         self._identity: str | None = None
         self._lexical = tantivy_lexical.IndexBeside(self)
         self._vectors_beside = pg_vectors.VectorsBeside(
-            lambda: self.cache_path("vectors"), self.papers_version, self._vectors_state, self._read_vectors
+            lambda: self.cache_path("vectors"), self.papers_version, self._vectors_state, self._vector_rows_counted
         )
 
     def _migrate(self, conn: psycopg.Connection) -> None:

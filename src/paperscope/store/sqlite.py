@@ -357,7 +357,7 @@ class SQLiteStore(SQLCore):
         if self.path == ":memory:":
             return super()._loaded_vectors()
         key = vector_file.state(self.path, self._vectors_state())
-        return vector_file.load(self.path, key, self._read_vectors).indexed(self.vector_index_beside, key)
+        return vector_file.load(self.path, key, self._vector_rows_counted).indexed(self.vector_index_beside, key)
 
     def _vectors_state(self) -> tuple[int, ...]:
         """Read in a millisecond, and different whenever the current vectors may be: a vector written
