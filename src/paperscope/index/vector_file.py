@@ -27,7 +27,12 @@ _writing = threading.Lock()
 def state(database: str, numbers: Iterable[int | None]) -> str:
     """A name for the current vectors from numbers that change with them, and the database file's
     inode (a library made again at the same path is another file)."""
-    return hashlib.sha1(repr((os.stat(database).st_ino, *numbers)).encode()).hexdigest()[:16]
+    return key_of((os.stat(database).st_ino, *numbers))
+
+
+def key_of(numbers: Iterable[int | None]) -> str:
+    """A name for vectors from numbers that change with them."""
+    return hashlib.sha1(repr(tuple(numbers)).encode()).hexdigest()[:16]
 
 
 Rows = tuple[int, Iterable[tuple[str, bytes]]]  # how many, then (paper id, stored vector) rows
@@ -45,17 +50,15 @@ def load(database: str, key: str, read: Callable[[], Rows]) -> Vectors:
 
 
 def _written(base: Path, read: Callable[[], Rows]) -> Vectors:
-    try:
-        for _ in range(3):  # the rows changed between counting and reading them: read again
-            if _write(base, *read()):
-                break
-        else:
-            return Vectors.from_rows(*read())
-    except OSError:  # a read-only folder, a full disk: this process keeps its own copy
-        return Vectors.from_rows(*read())
-    _remove_others(base)
-    mapped = _mapped(base)
-    return Vectors.from_rows(*read()) if mapped is None else mapped
+    try:  # the rows changed between counting and reading them: read again, up to three times
+        written = any(_write(base, *read()) for _ in range(3))
+    except OSError:  # a read-only folder, a full disk
+        written = False
+    if written:
+        _remove_others(base)
+        if (mapped := _mapped(base)) is not None:
+            return mapped
+    return Vectors.from_rows(*read())  # this process keeps its own copy
 
 
 def _mapped(base: Path) -> Vectors | None:

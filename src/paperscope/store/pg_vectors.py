@@ -14,7 +14,6 @@ HNSW index answers. Whether the vectors changed is asked of the server only when
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -79,6 +78,6 @@ class VectorsBeside:
             return
         base = self._folder() / "library"
         base.parent.mkdir(parents=True, exist_ok=True)
-        key = hashlib.sha1(repr(state).encode()).hexdigest()[:16]
+        key = vector_file.key_of(state)
         vectors = vector_file.load(str(base), key, self._read).indexed(base, key)
         self._copy = _Copy(version, state, vectors)
