@@ -165,15 +165,17 @@ def scale_quality() -> None:
             f"paperscope topics + map in {took:.0f} s (loaded machine);"
             " candidate counts (silhouette, NMI on development):"
         )
+        points = topic_model.with_words(matrix, texts)
         for count, score in layout.silhouettes.items():
-            assignment = topic_model._kmeans(matrix, count)
+            assignment = topic_model._kmeans(points, count)
             dev = halves["development"]
             nmi = normalized_mutual_info_score([fields[i] for i in dev], [int(assignment[i]) for i in dev])
             mark = "  ← chosen" if count == k else ""
             print(f"  {count:>3} topics: silhouette {score:.4f}, NMI {nmi:.3f}{mark}")
         compared = {
             f"paperscope ({k} topics, by silhouette)": layout.assignment,
-            f"old count sqrt(n/2) ({old_count(len(ids))} topics)": topic_model._kmeans(matrix, old_count(len(ids))),
+            f"old count sqrt(n/2) ({old_count(len(ids))} topics)": topic_model._kmeans(points, old_count(len(ids))),
+            f"sentence vectors alone ({k} topics, before)": topic_model._kmeans(matrix, k),
             f"TF-IDF k-means ({k} topics, baseline)": tfidf_kmeans(texts, k),
         }
         print(f"  {'':<44} {'development':>22}  {'held out':>22}")
