@@ -11,6 +11,7 @@ left empty rather than borrowed from a neighbour.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from paperscope.extract.entities import find_benchmarks
@@ -27,7 +28,8 @@ _RANGE = r"\s?(?:–|—|-|∼|~|to)\s?"
 _VALUE = re.compile(rf"(?<![\w.$^@{{-])(?:[<>≤≥]\s?)?(?:{_NUMBER}{_UNIT}?{_RANGE})?{_NUMBER}{_UNIT}(?:\+)?")
 # Metric heads, with the modifiers papers put before them ("average reasoning accuracy", "top-1 error").
 _METRICS = (
-    r"accuracy|win rate|F1|BLEU|METEOR|CIDEr|ROUGE(?:-\w+)?|mAP|AP|AUC|AUROC|PSNR|SSIM|FID|EM|exact match|"
+    r"accurac(?:y|ies)(?: loss| drop| degradation)?|win rate|F-score|F-measure|F1|Dice|BLEU|METEOR|CIDEr|"
+    r"ROUGE(?:-\w+)?|mAP|AP|AUC|AUROC|PSNR|SSIM|FID|EM|exact match|"
     r"returns?|score|success rate|[Pp]ass@\d+|perplexity|WER|CER|mIoU|IoU|NDCG(?:@\d+)?|MRR|Hits@\d+|"
     r"recall(?:@\d+)?|precision(?:@\d+)?|speedups?|solve rate|error rate|error|reward|Elo|throughput|"
     r"latency|runtime|wall-clock time|inference time|training time|FLOPs|memory(?: usage| footprint)?|"
@@ -39,7 +41,8 @@ _MODIFIER = (
     r"segmentation|test|validation|task|word|character)\s+)*"
 )
 _ALL_MODIFIERS = re.compile(_MODIFIER, re.IGNORECASE)
-_METRIC = re.compile(rf"\b{_MODIFIER}(?:{_METRICS})(?:\s+scores?)?(?![\w@])", re.IGNORECASE)
+# Not a compound's part: "memory-enhanced", "precision-recall balance" name no metric ("F1-score" does).
+_METRIC = re.compile(rf"(?<!-)\b{_MODIFIER}(?:{_METRICS})(?:\s+scores?)?(?![\w@]|-(?!scores?\b)[a-z])", re.IGNORECASE)
 _SCORE = (
     r"[+\-−]?(?:\d{2,}(?:,\d{3})*(?:\.\d+)?|\d\.\d+)"  # a bare result has two digits at least: "achieves 1" is not one
 )
@@ -57,17 +60,19 @@ _MORE_OF = re.compile(r"\s+(?:more|less|fewer|larger|smaller)\s+(?:data|paramete
 _WORDED = re.compile(
     r"\b(?:(?:over|more than|nearly|almost|about|up to|roughly)\s+)?(?:(?:an?|one|two|three|several)\s+)?"
     r"(?:orders? of magnitude|(?:tens|hundreds|thousands) of times|factor of (?:two|three|four|five|ten|"
-    r"\d+(?:\.\d+)?))\b"
+    r"\d+(?:\.\d+)?))\b(?!\s?/)"  # "a factor of 1/p" is no factor of 1
 )
 # "from 4.04% to 26.15%", "4.04% → 26.15%": the second is the result, the first what it was before.
 _FROM_TO = re.compile(
-    rf"\bfrom\s+(?P<old>{_NUMBER}%?)(?:\s*\([^)]*\))?\s+to\s+(?:(?:over|about|approximately|nearly|around)\s+)?"
+    rf"\bfrom\s+(?P<old>{_NUMBER}%?)(?:\s*\([^)]*\))?\s+to\s+"
+    rf"(?:(?:over|about|approximately|nearly|around|just|only|below|under|as (?:low|high|much|little) as)\s+)?"
     rf"(?P<new>{_NUMBER}%?)|"
     rf"(?<![\w.@])(?P<before>{_NUMBER}%?)\s*(?:→|->|⟶)\s*(?P<after>{_NUMBER}%?)"
 )
+# What a value is a share of when it is no result: "1% of the parameters", "100% of SAM's total parameters".
 _SETUP_AFTER = re.compile(
-    r"^\s?(?:of|in)?\s*(?:the\s+)?(?:parameters|data|training|tokens|samples|examples|"
-    r"tasks|languages|GPU|memory|layers|size|inputs?)\b",
+    r"^\s?(?:(?:of|in)?\s*(?:the\s+)?|of\s+(?:the\s+)?(?:[\w'’-]+\s+){1,2}?)(?:parameters|data|training|tokens|"
+    r"samples|examples|tasks|languages|GPU|memory|layers|size|inputs?)\b",
     re.IGNORECASE,
 )
 # Numbers sharing a word unit: "gains of 12.10, 6.51, and 2.85 percentage points" (each value gets the unit).
@@ -126,11 +131,23 @@ _COMPARE_AFTER = re.compile(
 )
 _NP_END = re.compile(
     r"[,;:()\[\]]|\.(?!\d)|\s(?:by|on|in|at|across|with|while|when|for|under|using|without|that|which|who|"
-    r"respectively|achiev\w*|reach\w*|(?:and|or)\s+(?:achiev|reach|improv|reduc|obtain|outperform|more|less|"
+    r"respectively|up to|equal to|offering|yielding|achiev\w*|reach\w*|"
+    r"(?:and|or)\s+(?:achiev|reach|improv|reduc|obtain|outperform|more|less|"
     r"better|worse|higher|lower)\w*)\b|"
     r"(?<!\bof)\s(?:and\s+)?(?:up to\s+|about\s+|nearly\s+|over\s+|more than\s+)?[+\-−]?\d"
 )
 _ARTICLE_ONLY = re.compile(r"^(?:the|a|an|all|both|its|their|our)?$", re.IGNORECASE)
+# A phrase a verb acts on that starts so is no metric: "improves upon the state …", "by an average improvement".
+_NOT_A_METRIC = re.compile(r"^(?:upon|by|in|on|with|of|over|to|for|at|from|as|and|or)\b", re.IGNORECASE)
+_OWN_RESULT = re.compile(
+    r"\b(?:we|our|ours|achiev\w*|outperform\w*|reach\w*|obtain\w*|attain\w*|yield\w*|surpass\w*)\b", re.IGNORECASE
+)
+# Sentences about others' results: "In previous work, risk-bounded searches were shown to offer 70% …".
+_OTHERS_RESULTS = re.compile(
+    r"^\s*(?:in\s+)?(?:(?:the\s+)?(?:previous|prior|earlier|past|existing)\s+(?:work|works|studies|research|"
+    r"literature|methods|approaches)|it has been shown)\b",
+    re.IGNORECASE,
+)
 # "870 on HopperStand": a coined name after the value names where it was measured.
 _ON_NAME = re.compile(r"^\s*(?:\S+\s+){0,3}?on\s+(?:the\s+)?(?P<name>[A-Z][a-z0-9]*[A-Z0-9][\w.+-]*[\w+])")
 # "on uproof)", "on CIFAR-10": where a value was measured; not "on average NDCG@10", "on the convergence speed".
@@ -140,6 +157,8 @@ _REDUCES = re.compile(
     r"shrink\w*|smaller|downgrade\w*|degrad\w*)\b|reduction",
     re.IGNORECASE,
 )
+# After a value, "with fewer parameters" says what it cost, not which way the value went ("2× fewer FLOPs" does).
+_COST = re.compile(r"\s+(?:[\w-]+\s+)?(?:parameters|data|samples|examples|tokens|compute|memory|FLOPs|GPUs?)\b")
 _IMPROVES = re.compile(
     r"\b(?:improv\w*|increas\w*|gains?|boost\w*|outperform\w*|higher|better|faster|speedups?|"
     r"surpass\w*|exceed\w*|rais\w*|enhanc\w*|accelerat\w*|advanc\w*)\b",
@@ -167,9 +186,25 @@ def find_claims(abstract: str, benchmarks: list[str] | None = None) -> list[Clai
     named = find_benchmarks(abstract) if benchmarks is None else benchmarks
     claims: list[Claim] = []
     for sentence in sentences(abstract):
+        if _OTHERS_RESULTS.match(sentence):
+            continue
         if _DIGIT.search(sentence) or any(words in sentence for words in ("magnitude", "of times", "factor of")):
             claims += _sentence_claims(_plain_math(sentence), [n for n in named if n in sentence])
-    return claims
+    return [claim for claim in claims if _says_what(claim)]
+
+
+def _says_what(claim: Claim) -> bool:
+    """A number with nothing said of it (no metric, benchmark, baseline or direction) is kept only in a
+    sentence about the paper's own results: elsewhere it was as often a statistic of the motivation or a
+    share of the data ("Cardiac arrest … with an in-hospital mortality rate of ∼80%") as a result."""
+    return bool(
+        claim.metric
+        or claim.benchmark
+        or claim.baseline
+        or claim.direction
+        or claim.unit == "FPS"
+        or _OWN_RESULT.search(claim.text)
+    )
 
 
 def _sentence_claims(sentence: str, named: list[str]) -> list[Claim]:
@@ -180,6 +215,8 @@ def _sentence_claims(sentence: str, named: list[str]) -> list[Claim]:
     claims: list[Claim] = []
     for group in _groups(values):
         if _AGAINST.search(sentence, max(0, group[0].start - 40), group[0].start):
+            continue
+        if sentence.endswith("within ", 0, group[0].start):  # "within 63% of the optimal path": no change
             continue
         found = _group_claims(sentence, group, named)
         if claims and group[0].clause == values[values.index(group[0]) - 1].clause:
@@ -271,7 +308,10 @@ def _groups(values: list[_Value]) -> list[list[_Value]]:
 def _group_claims(sentence: str, group: list[_Value], named: list[str]) -> list[Claim]:
     before, after = group[0].before, group[-1].after
     metric = _metric(group[0].text, after, before)
-    benchmarks = _each(group, _benchmarks_in(after, named) or _benchmarks_in(before, named))
+    found = _benchmarks_in(after, named) or _benchmarks_in(before, named)
+    if len(group) > 1 and len(found) == 1 and _one_of_a_list(group[0].clause, found[0]):
+        found = []
+    benchmarks = _each(group, found)
     if benchmarks == [None] * len(group):
         benchmarks = [_on_name(after, named)] * len(group)
     if (
@@ -279,6 +319,7 @@ def _group_claims(sentence: str, group: list[_Value], named: list[str]) -> list[
         and len(set(named)) == 1
         and _whole(group[0].clause, named[0])
         and not _ON_OTHER.match(after)  # "… on ProofNet and 2.4% → 9.6% on uproof": not on ProofNet
+        and not (len(group) > 1 and _one_of_a_list(group[0].clause, named[0]))
     ):
         benchmarks = [named[0]] * len(group)
     baseline = _baseline(after, before)
@@ -304,6 +345,16 @@ def _each(group: list[_Value], found: list[str]) -> list[str | None]:
     return [found[0] if len(found) == 1 else None] * len(group)
 
 
+def _one_of_a_list(text: str, name: str) -> bool:
+    """The benchmark is listed with another this extraction does not know ("in InterCode SQL and ALFWorld"):
+    values reported on the list are not all its."""
+    name = re.escape(name)
+    return bool(
+        re.search(rf"[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*\s*(?:,|,?\s+and)\s+{name}\b", text)
+        or re.search(rf"\b{name}\s*(?:,|,?\s+and)\s+[A-Z]", text)
+    )
+
+
 _OTHER_CLAUSE = re.compile(r"[,;]|\s(?:with|while|whereas|but|at)\s")
 
 
@@ -319,6 +370,7 @@ def _metric(value: str, after: str, before: str) -> str | None:
     if comparative and comparative.group("m"):
         return comparative.group("m")
     acted_on = _VERB_OBJECT.search(before) or _GAIN_OF.search(before)
+    unsaid = False  # the verb's object is no metric ("improves upon the state …"): none from further back
     if acted_on:
         phrase = _NP_STOP.sub("", re.sub(r"^(?:the\s+)?(?:number|amount) of\s+", "", acted_on.group("np"))).strip()
         named = _METRIC.search(phrase)
@@ -326,9 +378,10 @@ def _metric(value: str, after: str, before: str) -> str | None:
             return _tidy(named.group())
         if acted_on.re is _GAIN_OF:
             phrase = re.sub(r"^(?:an?|the)\s+", "", acted_on.group().rsplit(" of", 1)[0].strip())
-        if phrase and not _ARTICLE_ONLY.match(phrase):
+        unsaid = bool(_NOT_A_METRIC.match(phrase))
+        if phrase and not unsaid and not _ARTICLE_ONLY.match(phrase):
             return phrase
-    found = [m.group() for m in _METRIC.finditer(before)]
+    found = [] if unsaid else [m.group() for m in _METRIC.finditer(before)]
     if found:
         return _tidy(found[-1])
     near = _METRIC.search(_OTHER_CLAUSE.split(after[:40], maxsplit=1)[0])  # not "98% savings with less accuracy"
@@ -342,19 +395,31 @@ def _tidy(metric: str) -> str:
 
 
 def _benchmarks_in(text: str, named: list[str]) -> list[str]:
-    found = sorted((text.find(name), name) for name in set(named) if _whole(text, name))
-    kept = [name for _, name in found if not any(name != other and name in other for _, other in found)]
-    return list(dict.fromkeys(kept))
+    """The named benchmarks the text mentions, in order; not one only inside another ("CIFAR-10" within
+    "CIFAR-100" is not a mention of it, "CIFAR-10 and CIFAR-100" mentions both)."""
+    spans = sorted((start, start + len(name), name) for name in set(named) for start in _whole_at(text, name))
+    kept = [
+        (start, name)
+        for start, end, name in spans
+        if not any(
+            o_start <= start and end <= o_end and (o_start, o_end) != (start, end) for o_start, o_end, _ in spans
+        )
+    ]
+    return list(dict.fromkeys(name for _, name in sorted(kept)))
 
 
 def _whole(text: str, name: str) -> bool:
+    return next(_whole_at(text, name), None) is not None
+
+
+def _whole_at(text: str, name: str) -> Iterator[int]:
+    """Where the name stands in the text as a whole word."""
     at = text.find(name)
     while at >= 0:
         end = at + len(name)
         if (at == 0 or not text[at - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
-            return True
+            yield at
         at = text.find(name, at + 1)
-    return False
 
 
 def _on_name(after: str, named: list[str]) -> str | None:
@@ -385,7 +450,7 @@ def _noun_phrase(text: str) -> str | None:
         return None
     end = _NP_END.search(text)
     phrase = (text[: end.start()] if end else text).strip()
-    phrase = re.sub(r"\s+(?:and|or)$", "", phrase)
+    phrase = re.sub(r"\s+(?:and|or|of|to|at|as)$", "", phrase)
     if _ARTICLE_ONLY.match(phrase) or len(phrase) > 80 or phrase.split()[0].lower() in ("time", "the course"):
         return None
     return phrase
@@ -435,9 +500,13 @@ def _direction(value: _Value, before: str, after: str) -> str | None:
     cues += [(len(before) - m.end(), "improves") for m in _IMPROVES.finditer(before)]
     if cues and _BY_END.search(before):  # "outperforms X by 0.7": the verb before "by" says it
         return min(cues)[1]
-    cues += [(m.start(), "reduces") for m in _REDUCES.finditer(after)]
-    cues += [(m.start(), "improves") for m in _IMPROVES.finditer(after)]
+    cues += [(m.start(), "reduces") for m in _REDUCES.finditer(after) if not _a_cost(after, m)]
+    cues += [(m.start(), "improves") for m in _IMPROVES.finditer(after) if not _a_cost(after, m)]
     return min(cues)[1] if cues else None
+
+
+def _a_cost(after: str, cue: re.Match[str]) -> bool:
+    return after.endswith("with ", 0, cue.start()) and bool(_COST.match(after, cue.end()))
 
 
 def _plain_math(text: str) -> str:

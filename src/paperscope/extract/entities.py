@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from paperscope.extract.lexicon import benchmarks, models
+from paperscope.extract.lexicon import VARIANT, benchmarks, models
 
 # New benchmark names: "SomethingBench", "X-Bench", "DevEval", "TruthfulQA", or a name-like word
 # right before "benchmark"/"dataset" ("the HumanoidBench benchmark", "the Foo-2 dataset").
@@ -52,6 +52,27 @@ _NOT_NAMES = {
 }
 
 
+_DATASET_WORD = r"(?:datasets?|benchmarks?|corpus|corpora|challenges?|suite)\b"
+_DATASET_AFTER = r"\)?\s+" + _DATASET_WORD
+
+
+def _with_variant(text: str, end: int, name: str) -> str:
+    variant = VARIANT.match(text, end)
+    return name + variant.group() if variant else name
+
+
+def _a_task(text: str, name: str) -> bool:
+    """Spelled out just before it, as what the paper works on ("end-to-end (E2E)", "Active Visual Exploration
+    (AVE)", not "mathematical reasoning (GSM8K)"), and never called a dataset."""
+    at = text.find(f"({name})")
+    if at <= 0 or re.search(re.escape(name) + _DATASET_AFTER, text):
+        return False
+    letters = [{"2": "t", "4": "f"}.get(c, c) for c in name.lower() if c.isalpha() or c in "24"]
+    words = re.split(r"[\s-]+", text[:at].strip())[-len(letters) :]
+    spelled = [w[:1].lower() for w in words] == letters
+    return spelled and not any(re.match(_DATASET_WORD, w, re.IGNORECASE) for w in words)
+
+
 def _ordered(found: list[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
@@ -61,10 +82,13 @@ def find_models(text: str, exclude: str | None = None) -> list[str]:
 
 
 def find_benchmarks(text: str, exclude: str | None = None, known_models: list[str] | None = None) -> list[str]:
-    """Benchmarks named in the text; models (found already, or found here) are not benchmarks."""
-    found = [(s, text[s:e]) for s, e in benchmarks().find(text)]
+    """Benchmarks named in the text, with the variant a suffix names ("ImageNet-LT"); models (found already,
+    or found here) are not benchmarks, nor is an acronym the text defines as a task ("end-to-end (E2E)",
+    "Embodied Question Answering (EQA)")."""
+    found = [(s, _with_variant(text, e, text[s:e])) for s, e in benchmarks().find(text)]
+    found = [(s, name) for s, name in found if not _a_task(text, name)]
     if "Bench" in text or "Eval" in text or "QA" in text:
-        found += [(m.start(), m.group()) for m in _BENCH_SHAPE.finditer(text)]
+        found += [(m.start(), m.group()) for m in _BENCH_SHAPE.finditer(text) if not _a_task(text, m.group())]
     if "benchmark" in text or "dataset" in text or "suite" in text:
         # a bare acronym before "datasets" is usually the task ("MMT datasets"), a coined word a name
         found += [(m.start(1), m.group(1)) for m in _BEFORE_BENCH.finditer(text) if not m.group(1).isupper()]

@@ -17,10 +17,11 @@ from importlib.resources import files
 # What may follow a model family: versions, sizes and variant words ("-3.1-8B", "2.5-VL-3B", "-4o", " Sonnet 4.5").
 _VARIANTS = (
     "VL|Instruct|Chat|Coder|Next|Base|Large|Small|Tiny|Medium|XL|XXL|mini|turbo|Turbo|Pro|Flash|Sonnet|Opus|"
-    "Haiku|Vision|Math|base|large|small|R1|V3|Omni|Lite|it"
+    "Haiku|Vision|Math|base|large|small|R1|V3|Omni|Lite"
 )
 _PART = (
-    rf"(?:[1-9]\d*(?:\.\d+)?[BMKbmk](?![\w])|\d+(?:\.\d+)*[a-z]?|v\d+(?:\.\d+)*|M\d+(?:\.\d+)*|(?:{_VARIANTS})(?![\w]))"
+    rf"(?:[1-9]\d*(?:\.\d+)?[BMKbmk](?![\w])|\d+(?:\.\d+)*[a-z]?|v\d+(?:\.\d+)*|M\d+(?:\.\d+)*|(?:{_VARIANTS})(?![\w])|"
+    r"(?<=-)it(?![\w]))"  # "gemma-2-9b-it", not "ViT it is"
 )
 _SUFFIX = re.compile(rf"[-\s]?{_PART}(?:[-\s]?{_PART})*")
 
@@ -120,6 +121,15 @@ def _trie(names: list[str]) -> str:
 def _continues(text: str, end: int) -> bool:
     """The match stops inside a word: "RefCOCO" in "RefCOCOg", "GPT" in "GPTs"."""
     return end < len(text) and (text[end].isalnum() or text[end] in "+_")
+
+
+# A benchmark's variant named by a suffix: "CelebA-logic", "ImageNet-LT", "Cityscapes-DVPS", "ImageNet VID".
+# Not a word that makes the name an adjective: "MuJoCo-based", "ImageNet-pretrained".
+VARIANT = re.compile(
+    r"-(?!(?:based|like|style|specific|level|scale|free|aware|only|sized|wide|derived|driven|guided|trained|"
+    r"pretrained|pre-trained|tuned|fine-tuned|finetuned|generated|annotated|labell?ed|format|type|oriented|"
+    r"related|inspired|compatible|centric)(?![\w]))[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*(?![\w+-])| (?:VID|DET)\b"
+)
 
 
 @cache

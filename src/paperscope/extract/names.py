@@ -23,9 +23,20 @@ _PARENTHESISED = re.compile(rf"\((?P<short>{_TOKEN})\)")
 _LONG_FORM_CHARS = 160
 _DEFINED_BEFORE = re.compile(rf"(?<![\w-])(?P<short>{_TOKEN})\s*\((?P<long>[^()]{{3,120}})\)")
 _NAMING_WORDS = ("named", "called", "dubbed", "termed", "calling")
-_NAMING = re.compile(rf"\b(?:{'|'.join(_NAMING_WORDS)})\s+(?:as\s+|it\s+|this \w+\s+)?(?P<name>{_TOKEN})")
+# "called Quantization Mimic": a name of up to three capitalised words.
+_NAMING = re.compile(
+    rf"\b(?:{'|'.join(_NAMING_WORDS)})\s+(?:as\s+|it\s+|this \w+\s+)?(?P<name>{_TOKEN}(?:\s+{_CAPITALISED}){{0,2}})"
+    r"(?![\w-])"
+)
 _OPENING = re.compile(r"\s*\(")
-_WORD = re.compile(rf"(?<![\w-])({_TOKEN})(?![\w-])")
+_WORD = re.compile(rf"(?<![\w-])({_TOKEN})(?![\w/-])")  # not a link's user: "github.com/BenjaminCoupry/repo"
+# Around an acronym, what makes it a known thing the paper uses, not its own: "the PnP problem", "previous
+# CAC methods", "a Hidden Markov Model (HMM) based …", "so-called teacher-student (T-S) DNN".
+_KNOWN_AFTER = re.compile(r"^\)?[\s-]+(?:problems?|tasks?|decompositions?|based|settings?)\b")
+_KNOWN_BEFORE = re.compile(
+    r"\b(?:previous|prior|existing|conventional|traditional|classic(?:al)?|standard|other|so-called)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
 _ARTICLES = re.compile(r"\s*(?:(?:a|an|the|novel|new)\s+)*")
 _BOLD_INITIAL = re.compile(r"(?:\*\*([A-Za-z])\*\*|\\textbf\{([A-Za-z])\})([\w-]*)")
 _APPOSITION = re.compile(rf"(?<![\w-])({_TOKEN}),\s+(?:a|an)\s")
@@ -204,6 +215,20 @@ _FIELDS = {
         "MIS": r"minimally invasive surgery",
         "SPL": r"success weighted by",
         "DB": r"dueling bandit",
+        "HMM": r"hidden markov",
+        "TT": r"tensor train",
+        "NDT": r"normal distributions? transform",
+        "DP": r"dynamic program|differential(?:ly)? priva",
+        "T-S": r"teacher-?\s?student",
+        "VG": r"variational gaussian|visual grounding",
+        "PnP": r"perspective-n-point|plug-and-play",
+        "VideoQA": r"video question answering",
+        "S2ST": r"speech-to-speech translation",
+        "re-ID": r"re-?\s?identification",
+        "ReID": r"re-?\s?identification",
+        "ED": r"entity disambiguation",
+        "CAC": r"class-?\s?agnostic counting",
+        "SVD": r"singular value decomposition",
     }.items()
 }
 
@@ -249,20 +274,36 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
     tail = sentence[cue[0] :] if cue else sentence
     verb_end = cue[1] - cue[0] if cue else 0
     found: list[tuple[int, int, str, str | None]] = []
-    for position, short, long in definitions(tail):
-        near = len(tail[verb_end:position].split()) <= _DEFINITION_WORDS  # the verb's object, not a side remark
-        expansion = schwartz_hearst(short, long)
+    defined = [(position, short, schwartz_hearst(short, long)) for position, short, long in definitions(tail)]
+    for position, short, expansion in defined:
+        start = tail.rfind(expansion, 0, position) if expansion else position
+        lead = tail[verb_end:start]
+        # the verb's object, not a side remark; or what a naming word names ("called Lift, Match, and Keep (LMK)")
+        near = len(tail[verb_end:position].split()) <= _DEFINITION_WORDS or any(
+            w in lead.split()[-2:] for w in _NAMING_WORDS
+        )
         # a long form that spells the name makes it the paper's own, even when a known name is spelled alike
-        if near and _acceptable(short, known=expansion is not None) and _NAMEY.match(short):
+        if (
+            near
+            and _acceptable(short, known=expansion is not None)
+            and _NAMEY.match(short)
+            and not _known_thing(tail, start, position + len(short))
+        ):
             found.append((0, position, short, expansion))
     for match in _DEFINED_BEFORE.finditer(tail) if "(" in tail else ():
         short, long = match.group("short"), match.group("long")
-        if _initials_match(short, long) and _acceptable(short, known=True):
+        # "NAME (long form)": a long form has words, not a word before an acronym ("Clustering (CAC)")
+        if (
+            _initials_match(short, long)
+            and _acceptable(short, known=True)
+            and _NAMEY.match(short)
+            and " " in long.strip()
+        ):
             found.append((0, match.start(), short, long.strip()))
     for match in _NAMING.finditer(tail) if any(map(tail.__contains__, _NAMING_WORDS)) else ():
         name = match.group("name")
         if _acceptable(name) and name[0].isupper():
-            found.append((1, match.start("name"), name, None))
+            found.append(_spelled_out(defined, (1, match.start("name"), name, None)))
     object_at = _ARTICLES.match(tail, verb_end).end()  # type: ignore[union-attr]
     phrase = _PHRASE_NAME.match(tail, object_at)
     if phrase and _acceptable(phrase.group("name")):
@@ -274,13 +315,37 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
         if len(tail[verb_end : match.start()].split()) > _WINDOW_WORDS:
             break
         token = match.group(1)
-        previous = tail[: match.start(1)].split()[-1:]
-        if previous and previous[0].lower() in _PREPOSITIONS:  # "a method for MMT": MMT is the task
+        if _after_preposition(tail[: match.start(1)]):  # "a method for MMT": MMT is the task
             continue
-        if _NAMEY.match(token) and _acceptable(token) and not _in_title_case(tail, match):
-            found.append((2, match.start(1), token, None))
-            break
+        if _NAMEY.match(token) and _acceptable(token) and not _known_thing(tail, match.start(1), match.end(1)):
+            # a word of a long form the sentence defines is that form's short name: "couples Multi-Aperture
+            # representation with Transformers for 3D (MAT3D)"
+            spelled = _spelled_out(defined, (2, match.start(1), token, None))
+            if spelled[2] != token or not _in_title_case(tail, match):
+                found.append(spelled)
+                break
     return found
+
+
+def _after_preposition(text: str) -> bool:
+    words = text.split()
+    return bool(words) and words[-1].lower() in _PREPOSITIONS
+
+
+def _known_thing(text: str, start: int, end: int) -> bool:
+    return bool(_KNOWN_AFTER.match(text, end) or _KNOWN_BEFORE.search(text, 0, start))
+
+
+def _spelled_out(
+    defined: list[tuple[int, str, str | None]], candidate: tuple[int, int, str, str | None]
+) -> tuple[int, int, str, str | None]:
+    """A candidate that is a word of a long form the sentence defines, as the short form it defines."""
+    kind, _, word, _ = candidate
+    inside = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
+    for position, short, expansion in defined:
+        if expansion and _NAMEY.match(short) and short not in COMMON_ACRONYMS and inside.search(expansion):
+            return (kind, position, short, expansion)
+    return candidate
 
 
 _LEADING_NAME = re.compile(r"([A-Z][\w-]*[A-Z0-9][\w-]*)\s+(?:for|in|on|with)\s")
@@ -324,7 +389,7 @@ def _acceptable(name: str, known: bool = False) -> bool:
 def _in_title_case(text: str, match: re.Match[str]) -> bool:
     """Part of a capitalised phrase ("Temporal Self-Rewarding Language Models"), not a name on its own."""
     before, after = text[: match.start(1)], text[match.end(1) :]
-    return bool(re.search(r"(?:^|\s)[A-Z][\w-]*\s$", before) or re.match(r"\s[A-Z][\w-]*", after))
+    return bool(re.search(r"(?:^|\s)[A-Z][\w-]*\s$", before) or re.match(r"\s\d*[A-Z][\w-]*", after))
 
 
 def _appositive(abstract: str, raw: str) -> Name | None:
