@@ -451,3 +451,20 @@ def test_values_reported_respectively_get_their_own_benchmark_and_a_long_form_is
     assert find_name(
         "In this paper, we introduce the Class Anchor Clustering (CAC) loss for open set recognition."
     ) == (Name("CAC", "Class Anchor Clustering"))
+
+
+def test_one_mention_is_one_benchmark_and_a_name_keeps_its_pluses():
+    from paperscope.extract.entities import find_benchmarks
+
+    assert find_benchmarks("Evaluation on the KITTI, Complex Urban, and Oxford RobotCar datasets shows it.") == [
+        "KITTI",
+        "Oxford RobotCar",
+    ]
+    assert find_benchmarks("We analyse the response of ImageNet-CNNs at different scales on SUN397.") == [
+        "ImageNet",
+        "SUN397",
+    ]
+    assert find_benchmarks("We release DeCU, a new NL-to-program benchmark.") == []
+    assert find_name("This method, which we call multiPPI++, extends prediction-powered inference.") == Name(
+        "multiPPI++", None
+    )

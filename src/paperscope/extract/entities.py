@@ -57,8 +57,11 @@ _DATASET_AFTER = r"\)?\s+" + _DATASET_WORD
 
 
 def _with_variant(text: str, end: int, name: str) -> str:
+    """The name with the variant its suffix names; not models trained on it ("ImageNet-CNNs")."""
     variant = VARIANT.match(text, end)
-    return name + variant.group() if variant else name
+    if not variant or re.fullmatch(r"-[A-Z]{2,}s", variant.group()) or models().fullmatch(variant.group()[1:]):
+        return name
+    return name + variant.group()
 
 
 def _a_task(text: str, name: str) -> bool:
@@ -91,7 +94,17 @@ def find_benchmarks(text: str, exclude: str | None = None, known_models: list[st
         found += [(m.start(), m.group()) for m in _BENCH_SHAPE.finditer(text) if not _a_task(text, m.group())]
     if "benchmark" in text or "dataset" in text or "suite" in text:
         # a bare acronym before "datasets" is usually the task ("MMT datasets"), a coined word a name
-        found += [(m.start(1), m.group(1)) for m in _BEFORE_BENCH.finditer(text) if not m.group(1).isupper()]
+        found += [
+            (m.start(1), m.group(1))
+            for m in _BEFORE_BENCH.finditer(text)
+            if not m.group(1).isupper() and not any(part.islower() for part in m.group(1).split("-")[1:])
+        ]  # not "a new NL-to-program benchmark"
+    spans = [(start, start + len(name)) for start, name in found]
+    found = [  # one mention, once: "Oxford RobotCar datasets" is not also "RobotCar"
+        (start, name)
+        for start, name in found
+        if not any(s <= start and start + len(name) <= e and (s, e) != (start, start + len(name)) for s, e in spans)
+    ]
     names = [name for _, name in sorted(found) if name not in _NOT_NAMES and name != exclude]
     skip = set(find_models(text) if known_models is None else known_models)
     return _ordered([n for n in names if n not in skip])

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from paperscope.extract.lexicon import benchmarks, models
 from paperscope.extract.text import after, find_cue, intro_sentences, sentences
 
-_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*\+?"
+_TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*\+{0,2}"  # "multiPPI++"
 # A name-like word: two capitals, or a capital and a digit (NEMO, SteER, LiftQuant, SE-RRMs), not a plain word.
 _NAMEY = re.compile(r"^(?=(?:.*[A-Z]){2}|.*[A-Z].*\d|.*\d.*[A-Z])" + _TOKEN + "$")
 _CAPITALISED = r"[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*"
