@@ -242,3 +242,13 @@ def test_embedding_topics_and_the_map_report_progress_from_the_start(tmp_path):
     assert steps[0] == (0, 1000) and steps[-1] == (1000, 1000)
     inner = [done for done, _ in steps[1:-1]]
     assert len(inner) >= 5 and inner == sorted(inner) and inner[0] == 50  # every 50 t-SNE iterations
+
+
+def test_a_topic_label_at_the_maps_edge_is_written_inside_it_and_no_label_is_a_verb():
+    from paperscope.analyze.charts import topic_map
+
+    svg = topic_map([("a", "A", 4, 0.0, 1.0), ("b", "B", 4, 0.0, 1.0)], {4: "speculative decoding, acceptance"})
+    label = ElementTree.fromstring(svg).find(".//{http://www.w3.org/2000/svg}g[@id='map-labels']")[0]
+    assert label.text == "5 speculative decoding"
+    assert float(label.get("x")) - 8.0 * len(label.text) / 2 >= 0 and float(label.get("y")) >= 13
+    assert "formulates" not in phrases.phrases("VSD formulates draft training as variational inference.")

@@ -12,6 +12,8 @@ PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F
 # One colour per topic, 256 of them as far apart as Glasbey's method puts them, none too pale on white.
 TOPIC_COLOURS: tuple[str, ...] = tuple(colorcet.palette["glasbey_bw_minc_20_maxl_70"])
 
+LABEL_CHAR_WIDTH = 8.0  # a generous width of one bold 13-pixel character of a topic's label
+LABEL_HEIGHT = 14
 Point = tuple[str, str, int, float, float]  # id, title, topic, x, y (x and y in [0, 1])
 
 
@@ -87,9 +89,13 @@ def topic_map(points: list[Point], labels: dict[int, str], size: int = 800, link
         'paint-order="stroke" stroke="#ffffff" stroke-width="3" pointer-events="none">'
     )
     for topic, (x, y) in sorted(topic_centres(points).items()):
+        name = topic_name(topic, labels.get(topic, ""))
+        half = min(LABEL_CHAR_WIDTH * len(name) / 2, size / 2)  # kept inside the picture, not cut at its edge
+        left = min(max(pad + x * span, half), size - half)
+        top = min(max(pad + (1 - y) * span, LABEL_HEIGHT), size - 4)
         parts.append(
-            f'<text x="{pad + x * span:.1f}" y="{pad + (1 - y) * span:.1f}" fill="{topic_colour(topic)}" '
-            f'data-topic="{topic}">{escape(topic_name(topic, labels.get(topic, "")))}</text>'
+            f'<text x="{left:.1f}" y="{top:.1f}" fill="{topic_colour(topic)}" '
+            f'data-topic="{topic}">{escape(name)}</text>'
         )
     parts.append("</g></svg>")
     return "".join(parts)

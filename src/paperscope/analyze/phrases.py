@@ -27,13 +27,15 @@ GENRE_WORDS = frozenset(
     benefit better broad challenge challenges challenging common compared comparable competitive comprehensive
     consider considered considering conduct conducted consistently contribution contributions crucial current
     degrade degrades currently demonstrate demonstrated demonstrates demonstrating designed despite develop
-    developed different difficult directly distinct diverse does effective effectively efficiently empirical
+    developed different difficult directly distinct diverse does effective effectively efficiently employ employed
+    employing employs empirical
     empirically entire enable enables enabling especially establish exhibit exhibits evaluate evaluated
     evaluation evaluations even existing experiment experimental experiments extensive extensively fail fails
-    far finally find findings first focus fundamental framework frameworks furthermore general generally given
+    far finally find findings first focus formulate formulated formulates formulating fundamental framework
+    frameworks furthermore general generally given
     good great help highly however illustrate important incorporate incorporates improve improved improvement
     improvements improves improving include including increase increasingly introduce introduced introduces key
-    known lead leading leads leverage leverages learns leveraging like limited literature lot main motivated
+    known lack lacks lead leading leads leverage leverages learns leveraging like limited literature lot main motivated
     make makes making many may method methods might minimal moreover much naturally need needs new notably novel
     number numerous obtain offer often one outperform outperforming outperforms overall paper papers particular
     particularly perform performance performs play plays possible potential powerful practical present presents
