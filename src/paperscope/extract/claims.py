@@ -31,7 +31,7 @@ _METRICS = (
     r"accurac(?:y|ies)(?: loss| drop| degradation)?|win rate|F-score|F-measure|F1|Dice|BLEU|METEOR|CIDEr|"
     r"ROUGE(?:-\w+)?|mAP|AP|AUC|AUROC|PSNR|SSIM|FID|EM|exact match|"
     r"returns?|score|success rate|[Pp]ass@\d+|perplexity|WER|CER|mIoU|IoU|NDCG(?:@\d+)?|MRR|Hits@\d+|"
-    r"recall(?:@\d+)?|precision(?:@\d+)?|speedups?|solve rate|error rate|error|reward|Elo|throughput|"
+    r"recall(?:@\d+)?|precision(?:@\d+)?|speedups?|acceleration|solve rate|error rate|error|reward|Elo|throughput|"
     r"latency|runtime|wall-clock time|inference time|training time|FLOPs|memory(?: usage| footprint)?|"
     r"(?:computation|computational|storage|communication|training|inference) costs?|correlation"
 )
@@ -50,7 +50,8 @@ _BARE = re.compile(
     rf"(?:\b(?:reach(?:es|ing)?|achiev(?:es|ing)|obtain(?:s|ing)?|attain(?:s|ing)?|scor(?:es|ing)|exceeding|"
     rf"surpassing|by)\s+(?:an?\s+)?(?:average\s+)?(?:of\s+)?)(?P<value>{_SCORE})(?![\w%×]|\.\d|\s?(?:{_UNIT}|[BMK]\b|"
     rf"million|billion|thousand|bits?|GB|tasks|languages|datasets|benchmarks|models|layers|samples|examples|"
-    rf"parameters|hours|days|steps|tokens|times))"
+    rf"parameters|hours|days|steps|tokens|times|entries|images|instances|annotations|frames|videos|subjects|"
+    rf"participants|users|documents|sentences|words|objects|classes|categories|people|patients))"
 )
 # Numbers before a metric, alone or coordinated: "70.9 perplexity", "7.2 and 5.0 BLEU".
 _BEFORE_METRIC = re.compile(rf"(?<![\w.$@-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})*)\s+(?:{_METRICS})\b")
@@ -70,6 +71,7 @@ _FROM_TO = re.compile(
     rf"(?<![\w.@])(?P<before>{_NUMBER}%?)\s*(?:→|->|⟶)\s*(?P<after>{_NUMBER}%?)"
 )
 # What a value is a share of when it is no result: "1% of the parameters", "100% of SAM's total parameters".
+_MEASURE = re.compile(r"\s?(?:mm|cm|km|m|nm|µm|kg|g|Hz|kHz|MHz|GHz|ms|s|min|h|V|W|°|degrees)\b")
 _SETUP_AFTER = re.compile(
     r"^\s?(?:(?:of|in)?\s*(?:the\s+)?|of\s+(?:the\s+)?(?:[\w'’-]+\s+){1,2}?)(?:parameters|data|training|tokens|"
     r"samples|examples|tasks|languages|GPU|memory|layers|size|inputs?)\b",
@@ -82,7 +84,7 @@ _SHARED_UNIT = re.compile(
 # What the comparison is against, not a result: "72.7% on Kinetics compared to 72.0% and 65.6% with …".
 _AGAINST = re.compile(
     r"(?:compared (?:to|with)|vs\.?|versus|(?<!more )(?<!less )(?<!fewer )(?<!greater )than)\s+"
-    r"(?:the\s+)?$"
+    r"(?:the\s+)?(?:(?:an?|the)\s+(?:[\w-]+\s+){1,3}of\s+)?$"  # "compared to an error of 31%"
 )
 # The metric a verb acts on ("reducing the mean Chamfer distance by 79.9%"), what a gain is of ("relative
 # improvements of 15.66%"), and a comparative after the value ("5.3× faster", "3x faster generation efficiency").
@@ -99,6 +101,7 @@ _GAIN_OF = re.compile(
     r"(?P<np>(?:[\w-]+\s+){0,3}?)(?:improvements?|gains?|reductions?|increases?|drops?|"
     r"downgrades?|degradations?)\s+of\s+(?:up to\s+|about\s+|around\s+|only\s+)?$"
 )
+_BARE_GAIN = re.compile(r"(?:improvements?|gains?|reductions?|increases?|drops?|downgrades?|degradations?)")
 _COMPARATIVE = re.compile(
     r"^\s*(?P<m>(?:faster|slower|smaller|larger|fewer|cheaper)(?:\s+(?!than\b|compared\b|"
     r"during\b|on\b|in\b|with\b|at\b|for\b|and\b)[a-z][\w-]*){0,2})"
@@ -145,7 +148,8 @@ _OWN_RESULT = re.compile(
 # Sentences about others' results: "In previous work, risk-bounded searches were shown to offer 70% …".
 _OTHERS_RESULTS = re.compile(
     r"^\s*(?:in\s+)?(?:(?:the\s+)?(?:previous|prior|earlier|past|existing)\s+(?:work|works|studies|research|"
-    r"literature|methods|approaches)|it has been shown)\b",
+    r"literature|methods|approaches)|it has been shown|"
+    r"(?:based on|according to) (?:the )?(?:literature|previous|prior))\b",
     re.IGNORECASE,
 )
 # "870 on HopperStand": a coined name after the value names where it was measured.
@@ -242,6 +246,8 @@ def _values(sentence: str) -> list[_Value]:
     """The values, earliest first: "from A to B" first, then values with units, then bare numbers."""
     found: list[tuple[int, int, int, str, str | None]] = []
     for match in _FROM_TO.finditer(sentence) if "from" in sentence or "→" in sentence or "->" in sentence else ():
+        if _MEASURE.match(sentence, match.end()):  # "bores with diameters from 4 to 50 mm": a range, no result
+            continue
         old, new = ("old", "new") if match.group("old") else ("before", "after")
         found.append((0, match.start(old), match.end(new), match.group(new), match.group(old)))
     for match in _VALUE.finditer(sentence):
@@ -376,9 +382,12 @@ def _metric(value: str, after: str, before: str) -> str | None:
         named = _METRIC.search(phrase)
         if named and named.end() == len(phrase):  # "MMLU accuracy" is accuracy; "FLOPs and memory accesses" stays
             return _tidy(named.group())
-        if acted_on.re is _GAIN_OF:
-            phrase = re.sub(r"^(?:an?|the)\s+", "", acted_on.group().rsplit(" of", 1)[0].strip())
-        unsaid = bool(_NOT_A_METRIC.match(phrase))
+        if acted_on.re is _GAIN_OF:  # "LLM with relative improvements of": relative improvements
+            phrase = re.sub(
+                r"^(?:an?|the)\s+", "", acted_on.group().rsplit(" of", 1)[0].strip().rsplit(" with ", 1)[-1]
+            )
+        # "by an average improvement", "(with) gains of 27.4%": what it is of is unsaid
+        unsaid = bool(_NOT_A_METRIC.match(phrase) or _BARE_GAIN.fullmatch(phrase))
         if phrase and not unsaid and not _ARTICLE_ONLY.match(phrase):
             return phrase
     found = [] if unsaid else [m.group() for m in _METRIC.finditer(before)]
@@ -453,7 +462,7 @@ def _noun_phrase(text: str) -> str | None:
     phrase = re.sub(r"\s+(?:and|or|of|to|at|as)$", "", phrase)
     if _ARTICLE_ONLY.match(phrase) or len(phrase) > 80 or phrase.split()[0].lower() in ("time", "the course"):
         return None
-    return phrase
+    return None if _NOT_A_METRIC.match(phrase) else phrase  # "outperforms by 4%": "by" is no baseline
 
 
 def _split(phrase: str | None) -> list[str]:
