@@ -32,6 +32,7 @@ _OPENING = re.compile(r"\s*\(")
 _WORD = re.compile(rf"(?<![\w-])({_TOKEN})(?![\w/-])")  # not a link's user: "github.com/BenjaminCoupry/repo"
 # Around an acronym, what makes it a known thing the paper uses, not its own: "the PnP problem", "previous
 # CAC methods", "a Hidden Markov Model (HMM) based …", "so-called teacher-student (T-S) DNN".
+_WORDS_OF = re.compile(r"[^\w+-]+")  # what separates the words of a long form
 _KNOWN_AFTER = re.compile(r"^\)?[\s-]+(?:problems?|tasks?|decompositions?|based|settings?)\b")
 _KNOWN_BEFORE = re.compile(
     r"\b(?:previous|prior|existing|conventional|traditional|classic(?:al)?|standard|other|so-called)\s+(?:the\s+)?$",
@@ -297,7 +298,7 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
             _initials_match(short, long)
             and _acceptable(short, known=True)
             and _NAMEY.match(short)
-            and " " in long.strip()
+            and any(mark in long.strip() for mark in " -")  # "Light-Exoskeleton", not "CAC"
         ):
             found.append((0, match.start(), short, long.strip()))
     for match in _NAMING.finditer(tail) if any(map(tail.__contains__, _NAMING_WORDS)) else ():
@@ -341,11 +342,15 @@ def _spelled_out(
 ) -> tuple[int, int, str, str | None]:
     """A candidate that is a word of a long form the sentence defines, as the short form it defines."""
     kind, _, word, _ = candidate
-    inside = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
     for position, short, expansion in defined:
-        if expansion and _NAMEY.match(short) and short not in COMMON_ACRONYMS and inside.search(expansion):
+        if expansion and _NAMEY.match(short) and short not in COMMON_ACRONYMS and _has_words(expansion, word):
             return (kind, position, short, expansion)
     return candidate
+
+
+def _has_words(text: str, words: str) -> bool:
+    """Whether `words` stand in `text` as whole words (no pattern built per call: the engine's cache thrashed)."""
+    return f" {words} " in f" {' '.join(_WORDS_OF.split(text))} "
 
 
 _LEADING_NAME = re.compile(r"([A-Z][\w-]*[A-Z0-9][\w-]*)\s+(?:for|in|on|with)\s")
