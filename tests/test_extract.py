@@ -485,3 +485,15 @@ def test_counts_ranges_and_others_numbers_are_no_claims():
     assert (d4gr.value, d4gr.metric, d4gr.baseline) == ("4%", "accuracy", None)
     (speed,) = find_claims("Our system achieves up to 200x acceleration, regardless of the filter.")
     assert speed.metric == "acceleration"
+
+
+def test_a_share_is_not_a_change():
+    """ "In 58% of test cases", "79% of the time", "only 9.2% of its parameter count" say how much of
+    something, not which way a value went; "saves up to 94% of computation time" and "28.0% of reduction" do."""
+    for sentence, directions in (
+        ("Our module produced paths faster than planning-from-scratch in 58% of test cases.", [None]),
+        ("Our probing approach predicts the best LM choice 79% of the time, with less compute.", [None]),
+        ("We show that our algorithm saves up to 94% of computation time for RANSAC.", ["reduces"]),
+        ("Our method reduces pick-and-place actions (at least 28.0% of reduction) compared to baselines.", ["reduces"]),
+    ):
+        assert [c.direction for c in find_claims(sentence)] == directions, sentence

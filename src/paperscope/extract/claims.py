@@ -161,6 +161,14 @@ _REDUCES = re.compile(
     r"shrink\w*|smaller|downgrade\w*|degrad\w*)\b|reduction",
     re.IGNORECASE,
 )
+_ACTS_ON = re.compile(
+    r"\b(?:sav|reduc|cut|improv|increas|boost|lower|decreas|eliminat|remov)\w*\s+"
+    r"(?:(?:up to|about|around|over|more than|nearly|only|almost|approximately|roughly|at least)\s+)?$"
+)
+_SHARE_OF = re.compile(
+    r"^(?:,?\s*respectively,?)?\s+of\s+(?:the\s+|all\s+|those\s+|its\s+|their\s+)?"
+    r"(?!which\b|(?:reduction|improvement|increase|decrease|acceleration|speed-?up|gain)s?\b)[a-z]"
+)
 # After a value, "with fewer parameters" says what it cost, not which way the value went ("2× fewer FLOPs" does).
 _COST = re.compile(r"\s+(?:[\w-]+\s+)?(?:parameters|data|samples|examples|tokens|compute|memory|FLOPs|GPUs?)\b")
 _IMPROVES = re.compile(
@@ -499,6 +507,9 @@ def _direction(value: _Value, before: str, after: str) -> str | None:
         return "reduces"
     if value.text[0] == "+":
         return "improves"
+    # "in 58% of test cases" is a share, not a change; "saves up to 94% of computation time" is one
+    if value.text.endswith("%") and _SHARE_OF.match(after) and not (_BY_END.search(before) or _ACTS_ON.search(before)):
+        return None
     if value.baseline is not None:
         try:
             old, new = (float(x.rstrip("%").replace(",", "")) for x in (value.baseline, value.text))
