@@ -497,3 +497,18 @@ def test_a_share_is_not_a_change():
         ("Our method reduces pick-and-place actions (at least 28.0% of reduction) compared to baselines.", ["reduces"]),
     ):
         assert [c.direction for c in find_claims(sentence)] == directions, sentence
+
+
+def test_every_name_of_a_list_before_datasets_is_a_benchmark():
+    from paperscope.extract.entities import find_benchmarks
+
+    assert find_benchmarks("We evaluate our algorithm on the challenging DAVIS, SegTrack v2 and FBMS-59 datasets.") == [
+        "DAVIS",
+        "SegTrack v2",
+        "FBMS-59",
+    ]
+    assert find_benchmarks("Experiments on the VIPeR, PRID2011 and CUHK01 datasets show it.") == [
+        "VIPeR",
+        "PRID2011",
+        "CUHK01",
+    ]

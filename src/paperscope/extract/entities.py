@@ -10,6 +10,12 @@ from paperscope.extract.lexicon import VARIANT, benchmarks, models
 # right before "benchmark"/"dataset" ("the HumanoidBench benchmark", "the Foo-2 dataset").
 _BENCH_SHAPE = re.compile(r"(?<![\w-])[A-Z][A-Za-z0-9]*(?:-?Bench|Eval|QA)(?:[-\s]?\d+(?:\.\d+)?)?\+?(?![\w])")
 _BEFORE_BENCH = re.compile(r"(?<![\w-])([A-Z][\w.+-]*[A-Z0-9][\w+-]*)\s+(?:benchmarks?|datasets?|suite)\b")
+# A list of names before "datasets" ("on the DAVIS, SegTrack v2 and FBMS-59 datasets"): each is one.
+_NAME = r"[A-Z][\w.+-]*[A-Z0-9][\w+-]*(?:\s+v\d[\w.]*)?"
+_LISTED = re.compile(
+    rf"(?<![\w-])((?:{_NAME}\s*,\s*)+(?:{_NAME},?\s+)?(?:and|&)\s+{_NAME})\s+(?:benchmarks|datasets)\b"
+)
+_LIST_ITEM = re.compile(_NAME)
 _NOT_NAMES = {
     "QA",
     "VQA",
@@ -99,6 +105,12 @@ def find_benchmarks(text: str, exclude: str | None = None, known_models: list[st
             for m in _BEFORE_BENCH.finditer(text)
             if not m.group(1).isupper() and not any(part.islower() for part in m.group(1).split("-")[1:])
         ]  # not "a new NL-to-program benchmark"
+        found += [
+            (m.start(1) + item.start(), item.group())
+            for m in _LISTED.finditer(text)
+            for item in _LIST_ITEM.finditer(m.group(1))
+            if not any(part.islower() for part in item.group().split("-")[1:])
+        ]
     spans = [(start, start + len(name)) for start, name in found]
     found = [  # one mention, once: "Oxford RobotCar datasets" is not also "RobotCar"
         (start, name)
