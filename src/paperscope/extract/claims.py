@@ -70,8 +70,9 @@ _FROM_TO = re.compile(
     rf"(?P<new>{_NUMBER}%?)|"
     rf"(?<![\w.@])(?P<before>{_NUMBER}%?)\s*(?:→|->|⟶)\s*(?P<after>{_NUMBER}%?)"
 )
-# What a value is a share of when it is no result: "1% of the parameters", "100% of SAM's total parameters".
+# A unit of measure after "from A to B": a range ("diameters from 4 to 50 mm"), not a result.
 _MEASURE = re.compile(r"\s?(?:mm|cm|km|m|nm|µm|kg|g|Hz|kHz|MHz|GHz|ms|s|min|h|V|W|°|degrees)\b")
+# What a value is a share of when it is no result: "1% of the parameters", "100% of SAM's total parameters".
 _SETUP_AFTER = re.compile(
     r"^\s?(?:(?:of|in)?\s*(?:the\s+)?|of\s+(?:the\s+)?(?:[\w'’-]+\s+){1,2}?)(?:parameters|data|training|tokens|"
     r"samples|examples|tasks|languages|GPU|memory|layers|size|inputs?)\b",

@@ -82,6 +82,11 @@ def _a_task(text: str, name: str) -> bool:
     return spelled and not any(re.match(_DATASET_WORD, w, re.IGNORECASE) for w in words)
 
 
+def _worded(name: str) -> bool:
+    """Joined to words, so a phrase rather than a name: "a new NL-to-program benchmark"."""
+    return any(part.islower() for part in name.split("-")[1:])
+
+
 def _ordered(found: list[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
@@ -103,13 +108,13 @@ def find_benchmarks(text: str, exclude: str | None = None, known_models: list[st
         found += [
             (m.start(1), m.group(1))
             for m in _BEFORE_BENCH.finditer(text)
-            if not m.group(1).isupper() and not any(part.islower() for part in m.group(1).split("-")[1:])
-        ]  # not "a new NL-to-program benchmark"
+            if not m.group(1).isupper() and not _worded(m.group(1))
+        ]
         found += [
             (m.start(1) + item.start(), item.group())
             for m in _LISTED.finditer(text)
             for item in _LIST_ITEM.finditer(m.group(1))
-            if not any(part.islower() for part in item.group().split("-")[1:])
+            if not _worded(item.group())
         ]
     spans = [(start, start + len(name)) for start, name in found]
     found = [  # one mention, once: "Oxford RobotCar datasets" is not also "RobotCar"

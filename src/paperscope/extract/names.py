@@ -30,9 +30,9 @@ _NAMING = re.compile(
 )
 _OPENING = re.compile(r"\s*\(")
 _WORD = re.compile(rf"(?<![\w-])({_TOKEN})(?![\w/-])")  # not a link's user: "github.com/BenjaminCoupry/repo"
+_WORDS_OF = re.compile(r"[^\w+-]+")  # what separates the words of a long form
 # Around an acronym, what makes it a known thing the paper uses, not its own: "the PnP problem", "previous
 # CAC methods", "a Hidden Markov Model (HMM) based …", "so-called teacher-student (T-S) DNN".
-_WORDS_OF = re.compile(r"[^\w+-]+")  # what separates the words of a long form
 _KNOWN_AFTER = re.compile(r"^\)?[\s-]+(?:problems?|tasks?|decompositions?|based|settings?)\b")
 _KNOWN_BEFORE = re.compile(
     r"\b(?:previous|prior|existing|conventional|traditional|classic(?:al)?|standard|other|so-called)\s+(?:the\s+)?$",
@@ -277,7 +277,8 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
     found: list[tuple[int, int, str, str | None]] = []
     defined = [(position, short, schwartz_hearst(short, long)) for position, short, long in definitions(tail)]
     for position, short, expansion in defined:
-        start = tail.rfind(expansion, 0, position) if expansion else position
+        found_at = tail.rfind(expansion, 0, position) if expansion else -1
+        start = found_at if found_at >= 0 else position
         lead = tail[verb_end:start]
         # the verb's object, not a side remark; or what a naming word names ("called Lift, Match, and Keep (LMK)")
         near = len(tail[verb_end:position].split()) <= _DEFINITION_WORDS or any(
