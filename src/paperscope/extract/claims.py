@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from paperscope.extract.entities import find_benchmarks
-from paperscope.extract.text import sentences
+from paperscope.extract.text import outermost, sentences
 from paperscope.model import Claim
 
 _DIGIT = re.compile(r"\d")
@@ -415,14 +415,7 @@ def _tidy(metric: str) -> str:
 def _benchmarks_in(text: str, named: list[str]) -> list[str]:
     """The named benchmarks the text mentions, in order; not one only inside another ("CIFAR-10" within
     "CIFAR-100" is not a mention of it, "CIFAR-10 and CIFAR-100" mentions both)."""
-    spans = sorted((start, start + len(name), name) for name in set(named) for start in _whole_at(text, name))
-    kept = [
-        (start, name)
-        for start, end, name in spans
-        if not any(
-            o_start <= start and end <= o_end and (o_start, o_end) != (start, end) for o_start, o_end, _ in spans
-        )
-    ]
+    kept = outermost([(start, name) for name in set(named) for start in _whole_at(text, name)])
     return list(dict.fromkeys(name for _, name in sorted(kept)))
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from paperscope.extract.lexicon import VARIANT, benchmarks, models
+from paperscope.extract.lexicon import benchmarks, models
+from paperscope.extract.text import outermost
 
 # New benchmark names: "SomethingBench", "X-Bench", "DevEval", "TruthfulQA", or a name-like word
 # right before "benchmark"/"dataset" ("the HumanoidBench benchmark", "the Foo-2 dataset").
@@ -16,6 +17,13 @@ _LISTED = re.compile(
     rf"(?<![\w-])((?:{_NAME}\s*,\s*)+(?:{_NAME},?\s+)?(?:and|&)\s+{_NAME})\s+(?:benchmarks|datasets)\b"
 )
 _LIST_ITEM = re.compile(_NAME)
+# A benchmark's variant named by a suffix: "CelebA-logic", "ImageNet-LT", "Cityscapes-DVPS", "ImageNet VID".
+# Not a word that makes the name an adjective: "MuJoCo-based", "ImageNet-pretrained".
+_VARIANT = re.compile(
+    r"-(?!(?:based|like|style|specific|level|scale|free|aware|only|sized|wide|derived|driven|guided|trained|"
+    r"pretrained|pre-trained|tuned|fine-tuned|finetuned|generated|annotated|labell?ed|format|type|oriented|"
+    r"related|inspired|compatible|centric)(?![\w]))[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*(?![\w+-])| (?:VID|DET)\b"
+)
 _NOT_NAMES = {
     "QA",
     "VQA",
@@ -64,7 +72,7 @@ _DATASET_AFTER = r"\)?\s+" + _DATASET_WORD
 
 def _with_variant(text: str, end: int, name: str) -> str:
     """The name with the variant its suffix names; not models trained on it ("ImageNet-CNNs")."""
-    variant = VARIANT.match(text, end)
+    variant = _VARIANT.match(text, end)
     if not variant or re.fullmatch(r"-[A-Z]{2,}s", variant.group()) or models().fullmatch(variant.group()[1:]):
         return name
     return name + variant.group()
@@ -116,12 +124,7 @@ def find_benchmarks(text: str, exclude: str | None = None, known_models: list[st
             for item in _LIST_ITEM.finditer(m.group(1))
             if not _worded(item.group())
         ]
-    spans = [(start, start + len(name)) for start, name in found]
-    found = [  # one mention, once: "Oxford RobotCar datasets" is not also "RobotCar"
-        (start, name)
-        for start, name in found
-        if not any(s <= start and start + len(name) <= e and (s, e) != (start, start + len(name)) for s, e in spans)
-    ]
+    found = outermost(found)  # one mention, once: "Oxford RobotCar datasets" is not also "RobotCar"
     names = [name for _, name in sorted(found) if name not in _NOT_NAMES and name != exclude]
     skip = set(find_models(text) if known_models is None else known_models)
     return _ordered([n for n in names if n not in skip])

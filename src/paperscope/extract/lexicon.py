@@ -123,15 +123,6 @@ def _continues(text: str, end: int) -> bool:
     return end < len(text) and (text[end].isalnum() or text[end] in "+_")
 
 
-# A benchmark's variant named by a suffix: "CelebA-logic", "ImageNet-LT", "Cityscapes-DVPS", "ImageNet VID".
-# Not a word that makes the name an adjective: "MuJoCo-based", "ImageNet-pretrained".
-VARIANT = re.compile(
-    r"-(?!(?:based|like|style|specific|level|scale|free|aware|only|sized|wide|derived|driven|guided|trained|"
-    r"pretrained|pre-trained|tuned|fine-tuned|finetuned|generated|annotated|labell?ed|format|type|oriented|"
-    r"related|inspired|compatible|centric)(?![\w]))[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*(?![\w+-])| (?:VID|DET)\b"
-)
-
-
 @cache
 def benchmarks() -> Lexicon:
     return Lexicon(_lines("benchmarks.txt"))

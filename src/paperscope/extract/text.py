@@ -89,3 +89,14 @@ def after(text: str, lead: str) -> list[str]:
             found.append(text[end:])
         start = text.find(lead, start + 1)
     return found
+
+
+def outermost(found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """(start, name) mentions, less those that lie inside another ("CIFAR-10" inside "CIFAR-100",
+    "RobotCar" inside "Oxford RobotCar")."""
+    spans = {(start, start + len(name)) for start, name in found}
+    return [
+        (start, name)
+        for start, name in found
+        if not any(s <= start and start + len(name) <= e and (s, e) != (start, start + len(name)) for s, e in spans)
+    ]
