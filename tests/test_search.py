@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paperscope.errors import PaperscopeError
-from paperscope.index.lexical import Filters, cjk_bigrams, parse
+from paperscope.index.lexical import COLUMNS, Filters, cjk_bigrams, parse
+from paperscope.index.lexical_index import LexicalIndex
 from paperscope.library import Library
 
 from .conftest import CORPUS, SEEDS, run_cli
@@ -106,6 +107,37 @@ def test_raw_query_syntax_is_the_backends_own_and_its_errors_are_one_line(librar
 def test_chinese_text_is_indexed_as_bigrams():
     assert cjk_bigrams("用大语言模型") == " 用大 大语 语言 言模 模型 "
     assert parse("大语言").must == ['"大语"', '"语言"']
+
+
+def test_a_keyword_querys_adjacent_words_are_looked_for_side_by_side():
+    assert parse("speculative decoding for large language models").pairs == [
+        ("speculative", "decoding"),
+        ("large", "language"),
+        ("language", "models"),
+    ]
+    # a field, an exclusion or a filter breaks the run; Chinese bigrams are side by side already
+    assert parse('"policy optimization" title:graph neural -noisy venue:ICML robust training').pairs == [
+        ("policy", "optimization"),
+        ("robust", "training"),
+    ]
+    assert parse("推测 test-time scaling").pairs == [("test", "time"), ("time", "scaling")]
+    # a description is worded otherwise than its paper: its words are not looked for in pairs
+    assert parse("a method that prunes attention heads of a transformer during training").pairs == []
+
+
+def test_papers_with_the_query_words_side_by_side_rank_above_papers_with_them_apart():
+    index = LexicalIndex(None)
+    apart = "Policy gradients with a learned critic; the optimization of each policy uses trust-region optimization."
+    side_by_side = "We study policy optimization for robots in a new simulator."
+    index.update([], [(row, _document(text)) for row, text in ((1, apart), (2, side_by_side))], 1)
+    query = parse("policy optimization")
+    assert [row for row, _, _ in index.search(query, 2)] == [2, 1]
+    query.pairs = []  # scored as words alone, the paper that repeats them wins
+    assert [row for row, _, _ in index.search(query, 2)] == [1, 2]
+
+
+def _document(abstract: str) -> tuple[str, ...]:
+    return tuple(abstract if column == "abstract" else "" for column in COLUMNS)
 
 
 def test_query_language_venue_and_years():
