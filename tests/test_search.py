@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paperscope.errors import PaperscopeError
-from paperscope.index.lexical import COLUMNS, Filters, cjk_bigrams, parse
+from paperscope.index.lexical import COLUMNS, Filters, cjk_bigrams, other_forms, parse, snippet
 from paperscope.index.lexical_index import LexicalIndex
 from paperscope.library import Library
 
@@ -63,6 +63,7 @@ def test_a_paper_id_finds_that_paper(library):
 def test_snippets_mark_the_matched_words(library):
     hit = library.search("negation", limit=1)[0]
     assert "\x02negation\x03" in hit.snippet.lower()
+    assert snippet("Two policies; one policy.", parse("policy")) == "Two \x02policies\x03; one \x02policy\x03."
 
 
 @pytest.mark.parametrize(
@@ -134,6 +135,16 @@ def test_papers_with_the_query_words_side_by_side_rank_above_papers_with_them_ap
     assert [row for row, _, _ in index.search(query, 2)] == [2, 1]
     query.pairs = []  # scored as words alone, the paper that repeats them wins
     assert [row for row, _, _ in index.search(query, 2)] == [1, 2]
+
+
+def test_a_word_finds_its_other_number_below_the_word_itself():
+    assert other_forms("policy") == ("policies",) and other_forms("matrices") == ("matrix",)
+    assert other_forms("llm") == ("llms",) and other_forms("3d") == () and other_forms("模型") == ()
+    index = LexicalIndex(None)
+    texts = ((1, "Learned policies for legged robots."), (2, "A learned policy for legged robots."), (3, "Robots."))
+    index.update([], [(row, _document(text)) for row, text in texts], 1)
+    found = index.search(parse("policy robot"), 5)
+    assert [(row, every) for row, _, every in found] == [(2, True), (1, True), (3, False)]
 
 
 def _document(abstract: str) -> tuple[str, ...]:
