@@ -66,6 +66,12 @@ def test_snippets_mark_the_matched_words(library):
     assert snippet("Two policies; one policy.", parse("policy")) == "Two \x02policies\x03; one \x02policy\x03."
 
 
+def test_snippets_mark_whole_words_in_any_case():
+    text = "İzmir's POLICY, not a policy_net nor subpolicy: Policy."
+    assert snippet(text, parse("policy")) == "İzmir's \x02POLICY\x03, not a policy_net nor subpolicy: \x02Policy\x03."
+    assert snippet("the 大语 model, 大语言模型", parse("大语")) == "the \x02大语\x03 model, 大语言模型"
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -337,20 +337,53 @@ def snippet(text: str, query: Query, chars: int = 240) -> str:
     Made here rather than by FTS5's snippet(), which re-reads every matching row's text: for the
     100 rows a hybrid search takes from each list, that was most of its time.
     """
-    wanted = {w for term in query.must for w in _WORD.findall(term.split(":")[-1].lower())} - _STOPWORDS
-    if not wanted or not text:
+    wanted = _marked_words(tuple(query.must))
+    spans = _whole_words(text, wanted) if wanted and text else []
+    if not spans:
         return ""
-    wanted |= {form for word in wanted for form in other_forms(word)}  # as the index finds them
-    alternatives = "|".join(map(re.escape, sorted(wanted, key=len, reverse=True)))
-    pattern = re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE)
-    starts = [match.start() for match in pattern.finditer(text)]
-    if not starts:
-        return ""
+    starts = [start for start, _ in spans]
     # The first start with the most matches in the `chars` after it (the starts are in order).
     best = max(starts, key=lambda start: bisect.bisect_left(starts, start + chars) - bisect.bisect_left(starts, start))
     begin = max(0, best - chars // 4)
     begin = text.rfind(" ", 0, begin) + 1 if begin else 0
     end = text.find(" ", begin + chars)
     end = len(text) if end == -1 else end
-    marked = pattern.sub(lambda match: f"\x02{match.group()}\x03", text[begin:end])
-    return ("…" if begin else "") + marked + ("…" if end < len(text) else "")
+    marked, at = [], begin
+    for start, stop in spans:
+        if begin <= start and stop <= end:
+            marked += [text[at:start], "\x02", text[start:stop], "\x03"]
+            at = stop
+    marked.append(text[at:end])
+    return ("…" if begin else "") + "".join(marked) + ("…" if end < len(text) else "")
+
+
+@functools.lru_cache(maxsize=1_024)
+def _marked_words(must: tuple[str, ...]) -> frozenset[str]:
+    """The words a snippet marks for a query's terms: in lower case, stop words aside, each with its
+    other number (as the index finds them). Worked out once a query, not once a result."""
+    wanted = {w for term in must for w in _WORD.findall(term.split(":")[-1].lower())} - _STOPWORDS
+    return frozenset(wanted | {form for word in wanted for form in other_forms(word)})
+
+
+def _whole_words(text: str, words: frozenset[str]) -> list[tuple[int, int]]:
+    """Where any of `words` (lower case) stands in `text` as a whole word, in any case, in order.
+
+    str.find per word rather than one regular expression of them all: compiling that took ~0.3 ms a
+    query, more than the whole search of a warm index."""
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a letter or two grow when lowered ("İ"): keep those as they are
+        lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    spans = []
+    for word in words:
+        at = lowered.find(word)
+        while at != -1:
+            stop = at + len(word)
+            if not (_word_char(lowered, at - 1) or _word_char(lowered, stop)):
+                spans.append((at, stop))
+            at = lowered.find(word, stop)
+    return sorted(spans)
+
+
+def _word_char(text: str, at: int) -> bool:
+    """Whether `text[at]` exists and is a letter, digit or underscore (what \\w matches)."""
+    return 0 <= at < len(text) and (text[at].isalnum() or text[at] == "_")
