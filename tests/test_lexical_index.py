@@ -106,6 +106,17 @@ def test_the_index_forgets_a_removed_paper_and_reads_a_changed_one(library_locat
         assert in_step(lib)
 
 
+def test_an_update_deletes_the_removed_rows_and_replaces_a_rewritten_one_in_place():
+    index = LexicalIndex(None)
+    papers = {row: ("", f"title{row}", "", "an abstract", "", "", "") for row in range(1, 6)}
+    index.update([], papers.items(), position=1)
+    index.update([2, 3, 4], [(4, ("", "rewritten", "", "an abstract", "", "", ""))], position=2)
+    assert index.count() == 3  # not rebuilt: the caller builds the index again only when the count is off
+    assert [row for row, _, _ in index.search(lexical.parse("rewritten"), 10)] == [4]
+    assert index.search(lexical.parse("title4"), 10) == [] and index.search(lexical.parse("title2"), 10) == []
+    assert [row for row, _, _ in index.search(lexical.parse("title5"), 10)] == [5]
+
+
 def test_a_deleted_index_is_built_again(seeded_any):
     with Library(seeded_any) as lib:
         assert names(lib.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]

@@ -36,6 +36,7 @@ _COLUMN_FIELDS = tuple(sorted(set(lexical.FIELDS.values())))
 _REPEATS = tuple(int(weight) for weight in lexical.WEIGHTS)
 _TERM = re.compile(r'^(?:(?P<column>\w+) : )?"(?P<words>.*)"$')
 _WRITER_HEAP = 64_000_000
+_DELETED_AT_ONCE = 10_000
 # How much a pair of a keyword query's adjacent words (lexical.Query.pairs) found side by side adds,
 # as a share of that phrase's BM25 score: "policy optimization" ranks papers about it above papers
 # with "policy" in one sentence and "optimization" in another. Chosen on the tune parts of
@@ -99,9 +100,14 @@ class LexicalIndex:
         """Delete the documents of the `removed` rows, add `added` (rowid, texts in lexical.COLUMNS
         order) and record `position`. Raises ValueError when another writer holds the index."""
         writer = self.index.writer(_WRITER_HEAP, 1)
+        rows = list(removed)
         try:
-            for row in removed:
-                writer.delete_documents_by_term(ROW, row)
+            # By query, not delete_documents_by_term: tantivy-py makes a Python int an i64 term, which
+            # matches no document of the u64 field, so that nothing was deleted (the papers' count then
+            # differed, and the caller built the whole index again).
+            for start in range(0, len(rows), _DELETED_AT_ONCE):
+                batch = rows[start : start + _DELETED_AT_ONCE]
+                writer.delete_documents_by_query(tantivy.Query.term_set_query(self.schema, ROW, batch))
             for row, texts in added:
                 writer.add_document(self._document(row, texts))
             writer.commit()
