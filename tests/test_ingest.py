@@ -169,6 +169,21 @@ def test_a_paper_from_a_listing_and_a_paper_list_becomes_one_paper(tmp_path):
     assert {s.format for s in paper.sources} == {"listing", "paperlists"}
 
 
+def test_a_near_copy_ingested_later_joins_the_stored_paper(tmp_path, library_location):
+    lines = (SEEDS / "003_27e213eb8034c1f7.txt").read_text(encoding="utf-8").split("\n")
+    words = lines[2].split()
+    words[len(words) // 2] = "reworded"  # another exact key: only the LSH bands can find the stored paper
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text("\n".join(lines[:3]), encoding="utf-8")
+    second.write_text("\n".join([lines[0], "", " ".join(words)]), encoding="utf-8")
+    with Library(library_location) as library:
+        library.ingest([first], embed_vectors=False)
+        report = library.ingest([second], embed_vectors=False)
+        (paper,) = library.papers()
+    assert report.papers_created == 0 and len(report.near_duplicates) == 1
+    assert sorted(s.path for s in paper.sources) == ["first.txt", "second.txt"]
+
+
 def _uai_abstract():
     with Library(":memory:") as library:
         library.ingest([CORPUS / "uai2019.json.gz"], embed_vectors=False)

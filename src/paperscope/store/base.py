@@ -42,6 +42,7 @@ class LibraryPaper:
     venue: str | None
     year: int | None
     abstract: str
+    bands: tuple[int, ...]  # the LSH bands of that abstract, as stored (dedupe.bands)
     ids: tuple[str, ...] = ()  # its arXiv, DOI and OpenReview identities
 
 

@@ -224,9 +224,12 @@ class SQLCore(ABC):
             ):
                 known.setdefault(paper_id, []).append(identity)
             rows = self._all(
-                f"SELECT id, key, title_key, venue, year, {abstract} FROM papers WHERE id {clause} ORDER BY id", params
+                f"SELECT id, key, title_key, venue, year, {abstract}, bands FROM papers WHERE id {clause} ORDER BY id",
+                params,
             )
-            found.extend(LibraryPaper(*row, tuple(known.get(row[0], ()))) for row in rows)
+            found.extend(
+                LibraryPaper(*row[:6], tuple(orjson.loads(row[6])), tuple(known.get(row[0], ()))) for row in rows
+            )
         return found
 
     def add_sources(self, rows: Iterable[tuple[str, int, int, str, RawRecord]]) -> None:
