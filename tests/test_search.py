@@ -180,8 +180,9 @@ def test_a_version_1_library_is_upgraded_with_its_index_filled(seeded_copy):
     db = sqlite3.connect(seeded_copy)
     db.executescript(
         "DROP TABLE papers_fts; ALTER TABLE papers DROP COLUMN contribution;"
-        " ALTER TABLE papers DROP COLUMN has_code; DROP TABLE vectors; ALTER TABLE papers DROP COLUMN"
-        " embed_hash; DROP INDEX sources_external_id; ALTER TABLE sources DROP COLUMN external_id;"
+        " ALTER TABLE papers DROP COLUMN has_code; DROP TABLE vectors; DROP INDEX papers_embed;"
+        " ALTER TABLE papers DROP COLUMN embed_hash; DROP INDEX sources_external_id;"
+        " ALTER TABLE sources DROP COLUMN external_id;"
         " DROP TABLE topics; DROP TABLE paper_topics; DROP TABLE tags; DROP TABLE reading; DROP TABLE notes;"
         " DROP TABLE saved_searches; DROP TABLE changes; DROP TABLE paper_ids; DROP TABLE cite_keys;"
         " DROP TRIGGER papers_added; DROP TRIGGER papers_removed; DROP TABLE lexical_changes;"

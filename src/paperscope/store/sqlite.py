@@ -176,6 +176,13 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     # 10: FTS5 gathers up to 64 MiB of new terms before it writes them as a segment; with the default
     # 1 MiB a large ingest wrote and merged many small ones (inserts 1.5x faster at 92k papers)
     f"INSERT INTO papers_fts (papers_fts, rank) VALUES ('hashsize', {fts5.PENDING_BYTES})",
+    # 11: which papers lack a current vector, read from two indexes alone: embed_hash, added by migration 3,
+    # stands after the paper's JSON in its row, and counting them after every ingest read every paper's
+    # row whole and every vector's row (1M papers: 3.9 s → 0.31 s)
+    """
+    CREATE INDEX papers_embed ON papers(id, embed_hash);
+    CREATE INDEX vectors_current ON vectors(paper_id, embed_hash);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _READING_CACHE = -32_768  # KiB: 32 MiB
