@@ -150,6 +150,26 @@ def test_keys_are_kept_stable_and_never_move(export_libraries, library_location)
         assert len(keys) == len({k.casefold() for k in keys})
 
 
+def test_a_key_taken_in_an_earlier_ingest_goes_to_no_other_paper(tmp_path, library_location):
+    abstracts = [
+        "We propose NEMO, a memory system that lets agents recall long dialogues across sessions.",
+        "We introduce NEMO, a neural solver for mixed-integer programs trained on branching decisions.",
+        "We present NEMO, a benchmark of noisy medical images for segmentation under label shift.",
+    ]
+    with Library(library_location) as library:
+        for number, abstract in enumerate(abstracts):
+            page = tmp_path / f"page{number}.txt"
+            page.write_text(f"ICML 2026 Papers\n\n{abstract}\n", encoding="utf-8")
+            library.ingest([page], embed_vectors=False)
+        keys = {paper.abstract.split(",")[1].split()[1]: key for paper, key in _keyed(library)}
+    assert keys == {"memory": "nemo2026", "neural": "nemo2026a", "benchmark": "nemo2026b"}
+
+
+def _keyed(library):
+    keys = library.store.cite_keys()
+    return [(paper, keys[paper.id]) for paper in library.papers()]
+
+
 def _export(library, fmt, ids=None) -> str:
     out = io.StringIO()
     library.export(fmt, out, ids)

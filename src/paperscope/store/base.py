@@ -145,6 +145,7 @@ class Store(Protocol):
     def get_papers(self, paper_ids: list[str]) -> dict[str, Paper]: ...
     def cite_keys(self, paper_ids: list[str] | None = None) -> dict[str, str]: ...  # paper id → key, gone papers' too
     def papers_without_cite_key(self, after: str = "", limit: int | None = None) -> list[Paper]: ...
+    def taken_cite_keys(self, keys: list[str]) -> set[str]: ...  # those of the (lower-case) keys taken
     def put_cite_keys(self, keys: dict[str, str]) -> None: ...  # paper id → key
     def iter_papers(
         self, order: str = "id", limit: int | None = None, offset: int = 0, filters: lexical.Filters | None = None

@@ -125,6 +125,9 @@ class SQLCore(ABC):
     # The file a large library's approximate vector index is saved beside (index/ann.py); None: none is
     # made (PostgreSQL searches its own HNSW index).
     vector_index_beside: Path | None = None
+    # How a citation key is matched in any case by its index (SQLite: the column is COLLATE NOCASE;
+    # PostgreSQL indexes lower(key)).
+    _cite_key_match: str = "key"
 
     def __init__(self) -> None:
         self._stamp = now_precise()  # every change logged in one transaction carries its stamp
@@ -691,6 +694,14 @@ class SQLCore(ABC):
             (after, self.dialect.no_limit if limit is None else limit),
         )
         return [unpack(data) for (data,) in rows]
+
+    def taken_cite_keys(self, keys: list[str]) -> set[str]:
+        """Those of `keys` (lower case) that a paper has or had, in any case."""
+        return {
+            key.lower()
+            for clause, params in self.dialect.members(keys)
+            for (key,) in self._all(f"SELECT key FROM cite_keys WHERE {self._cite_key_match} {clause}", params)
+        }
 
     def put_cite_keys(self, keys: dict[str, str]) -> None:
         self._many("INSERT INTO cite_keys (paper_id, key) VALUES (?, ?)", keys.items())

@@ -188,6 +188,7 @@ class PostgresStore(SQLCore):
     dialect = POSTGRES
     schema_version = SCHEMA_VERSION
     row_column = "seq"
+    _cite_key_match = "lower(key)"
     lexical_head = "SELECT coalesce(max(seq), 0), min(seq) FROM lexical_changes"
     database_errors = (psycopg.Error,)
     _search_columns = (("doc", "?::tsvector"), ("fields", "?::tsvector"), ("length", "?"))
