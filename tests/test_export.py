@@ -157,12 +157,14 @@ def test_a_key_taken_in_an_earlier_ingest_goes_to_no_other_paper(tmp_path, libra
         "We present NEMO, a benchmark of noisy medical images for segmentation under label shift.",
     ]
     with Library(library_location) as library:
-        for number, abstract in enumerate(abstracts):
+        library.ingest([SEEDS], embed_vectors=False)  # among them ICML 2026's NEMO: nemo2026
+        for number, abstract in enumerate(abstracts):  # one paper among 51: its keys are looked up
             page = tmp_path / f"page{number}.txt"
             page.write_text(f"ICML 2026 Papers\n\n{abstract}\n", encoding="utf-8")
             library.ingest([page], embed_vectors=False)
-        keys = {paper.abstract.split(",")[1].split()[1]: key for paper, key in _keyed(library)}
-    assert keys == {"memory": "nemo2026", "neural": "nemo2026a", "benchmark": "nemo2026b"}
+        keys = {paper.abstract: key for paper, key in _keyed(library)}
+    assert "nemo2026" in keys.values()
+    assert [keys[abstract] for abstract in abstracts] == ["nemo2026a", "nemo2026b", "nemo2026c"]
 
 
 def _keyed(library):

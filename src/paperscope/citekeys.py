@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from itertools import islice
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from paperscope.model import Paper
@@ -24,6 +23,7 @@ _STOP = frozenset(["a", "an", "the", "of", "on", "for", "in", "to", "and", "with
 _IMPORTED = re.compile(r"^[A-Za-z0-9_:.\-+/]{1,64}$")  # keys BibTeX, biber and pandoc all accept
 _IMPORTED_FROM = ("bibtex", "csl-json", "zotero-json")
 CHUNK = 5_000  # papers given keys at a time
+LOOKED_UP_BELOW = 10  # an ingest's new papers look up their keys when the library holds 10× as many
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"  # what a taken key gets: a, b, … z, then aa, bb, …
 
 
@@ -70,19 +70,16 @@ def ensure(store: Store) -> None:
         after = missing[-1].id
 
 
-def ensure_wanted(store: Store, lines: Iterable[str]) -> None:
-    """As `ensure`, when the papers without a key are known, as `wanted` lines in id order. Only the
-    keys they may take are looked up: reading every key (1.4 s in a library of a million) made adding
-    a few papers slow."""
-    taken = _Looked(store)
-    lines = iter(lines)
-    while chunk := list(islice(lines, CHUNK)):
-        fields = [line.split("\t") for line in chunk]
-        taken.look_up([key for _, brought, stem in fields for key in (brought, stem) if key])
-        # a stem already taken, or wanted twice, takes a letter: those keys are looked up together too
-        wanted_twice = {stem for stem, count in Counter(stem for _, _, stem in fields).items() if count > 1}
-        clashing = {stem for _, _, stem in fields if stem in wanted_twice or stem in taken}
-        taken.look_up([stem + letter for stem in clashing for letter in _LETTERS])
+def ensure_wanted(store: Store, lines: Sequence[str]) -> None:
+    """As `ensure`, when the papers without a key are known, as `wanted` lines in id order. A few papers
+    added to a large library look up only the keys they may take (reading all of a million keys took
+    1.4 s); more read every key once, which costs less than looking up each of theirs."""
+    few = len(lines) * LOOKED_UP_BELOW < store.count_papers()
+    taken: Taken = _Looked(store) if few else {key.casefold() for key in store.cite_keys().values()}
+    for start in range(0, len(lines), CHUNK):
+        chunk = lines[start : start + CHUNK]
+        if isinstance(taken, _Looked):
+            taken.look_up_for(chunk)
         store.put_cite_keys(assign_wanted(chunk, taken))
 
 
@@ -100,6 +97,15 @@ class _Looked:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.known: dict[str, bool] = {}  # key (lower case) → taken
+
+    def look_up_for(self, lines: list[str]) -> None:
+        """The keys `wanted` lines may take, looked up together: the key each brings and its stem, and
+        the lettered keys of a stem already taken or wanted twice."""
+        fields = [line.split("\t") for line in lines]
+        self.look_up([key for _, brought, stem in fields for key in (brought, stem) if key])
+        wanted_twice = {stem for stem, count in Counter(stem for _, _, stem in fields).items() if count > 1}
+        clashing = {stem for _, _, stem in fields if stem in wanted_twice or stem in self}
+        self.look_up([stem + letter for stem in clashing for letter in _LETTERS])
 
     def look_up(self, keys: Iterable[str]) -> None:
         new = sorted({folded for folded in map(str.casefold, keys) if folded not in self.known})

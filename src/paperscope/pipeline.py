@@ -404,7 +404,7 @@ class _Writer:
         self._write_papers({}, self.touched, self.keys)
         self.report.papers_removed = self.store.remove_orphans(self.touched)
         if self.keyed:
-            citekeys.ensure_wanted(self.store, (self.created[paper_id] for paper_id in sorted(self.created)))
+            citekeys.ensure_wanted(self.store, [self.created[paper_id] for paper_id in sorted(self.created)])
         else:
             citekeys.ensure(self.store)
         for outcome in self.rewritten.values():
