@@ -65,7 +65,7 @@ def ensure(store: Store) -> None:
     after = ""
     while missing := store.papers_without_cite_key(after, CHUNK):
         if taken is None:
-            taken = {key.casefold() for key in store.cite_keys().values()}
+            taken = _every_key(store)
         store.put_cite_keys(assign(missing, taken))
         after = missing[-1].id
 
@@ -74,13 +74,20 @@ def ensure_wanted(store: Store, lines: Sequence[str]) -> None:
     """As `ensure`, when the papers without a key are known, as `wanted` lines in id order. A few papers
     added to a large library look up only the keys they may take (reading all of a million keys took
     1.4 s); more read every key once, which costs less than looking up each of theirs."""
-    few = len(lines) * LOOKED_UP_BELOW < store.count_papers()
-    taken: Taken = _Looked(store) if few else {key.casefold() for key in store.cite_keys().values()}
+    if not lines:
+        return
+    looked = _Looked(store) if len(lines) * LOOKED_UP_BELOW < store.count_papers() else None
+    taken: Taken = looked or _every_key(store)
     for start in range(0, len(lines), CHUNK):
         chunk = lines[start : start + CHUNK]
-        if isinstance(taken, _Looked):
-            taken.look_up_for(chunk)
+        if looked:
+            looked.look_up_for(chunk)
         store.put_cite_keys(assign_wanted(chunk, taken))
+
+
+def _every_key(store: Store) -> set[str]:
+    """Every key a paper has or had, in lower case."""
+    return {key.casefold() for key in store.cite_keys().values()}
 
 
 class Taken(Protocol):
