@@ -187,8 +187,7 @@ def test_a_library_made_before_keys_were_stored_gets_them_once(tmp_path):
         chosen = next(library.papers()).id
     with sqlite3.connect(db) as raw:  # as an older paperscope left it: schema 7, no keys, no lexical log
         raw.execute("DROP TABLE cite_keys")
-        for trigger in ("papers_added", "papers_removed"):
-            raw.execute(f"DROP TRIGGER {trigger}")
+        raw.execute("DROP TRIGGER papers_removed")  # papers_added went in schema 12
         raw.execute("DROP TABLE lexical_changes")
         raw.execute("DROP INDEX papers_embed")
         raw.execute("DROP INDEX vectors_current")

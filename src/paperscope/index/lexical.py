@@ -115,6 +115,8 @@ _STOPWORDS = frozenset(
 
 def cjk_bigrams(text: str) -> str:
     """ "大语言模型" -> "大语 语言 言模 模型": CJK runs as overlapping bigrams, the rest unchanged."""
+    if text.isascii():  # most texts: Python knows this without reading them, the pattern would scan them
+        return text
 
     def pairs(match: re.Match[str]) -> str:
         run = match.group()

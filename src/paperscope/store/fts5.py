@@ -25,8 +25,8 @@ _FIRST_MATCH = "SELECT 1 FROM papers_fts WHERE papers_fts MATCH ? LIMIT 1"
 _VOCABULARY = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.papers_vocab USING fts5vocab(main, papers_fts, 'row')"
 
 
-def index(db: sqlite3.Connection, papers: list[Paper]) -> None:
-    """Papers just written to the papers table, into the index (each under its paper's rowid).
+def index(db: sqlite3.Connection, papers: list[Paper]) -> list[int]:
+    """Papers just written to the papers table, into the index (each under its paper's rowid); their rowids.
 
     The rowids are read first and the rows inserted as values: an `INSERT … SELECT … FROM papers`
     runs in a statement journal, and FTS5 writes the terms it has gathered as a segment at each one,
@@ -35,6 +35,7 @@ def index(db: sqlite3.Connection, papers: list[Paper]) -> None:
     for clause, chunk in SQLITE.members([p.id for p in papers]):
         rowids.update(db.execute(f"SELECT id, rowid FROM papers WHERE id {clause}", chunk))
     db.executemany(INSERT, ((rowids[p.id], p.id, *lexical.document(p)) for p in papers))
+    return [rowids[p.id] for p in papers]
 
 
 def unindex(db: sqlite3.Connection, paper_id: str) -> None:

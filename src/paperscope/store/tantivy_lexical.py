@@ -1,10 +1,11 @@
 """A store's lexical search through a tantivy index (index/lexical_index.py) kept in step with its papers.
 
 Every insert into or delete from `papers` leaves the paper's row number in a `lexical_changes` log,
-written by triggers in the writer's transaction (SQLite: the rowid, migration 9; PostgreSQL: `seq`,
-migration 5). The index records the log position it is in step with; before a search answers it
-reads, in one snapshot of the database, the log's head, the documents of the rows changed since and
-the rows the filters let through (`catch_up`). The index is derived data: missing, unreadable or
+in the writer's transaction (SQLite: the rowid, migration 9, inserts logged by the store as it indexes
+them in FTS5 since migration 12; PostgreSQL: `seq`, by statement triggers, migration 5). The index
+records the log position it is in step with; before a search answers it reads, in one snapshot of the
+database, the log's head, the documents of the rows changed since and the rows the filters let through
+(`catch_up`). The index is derived data: missing, unreadable or
 inconsistent, it is built again from the papers. When it cannot be brought in step (another process
 holds its writer, a read-only folder) it answers nothing, and the store searches its own index of
 record (SQLite: FTS5; PostgreSQL: the posting table).
@@ -79,6 +80,11 @@ def add_log(db: sqlite3.Connection) -> None:
     """9: the rows the tantivy index beside the file must read again."""
     for statement in _LOG:
         db.execute(statement)
+
+
+def log_added(db: sqlite3.Connection, rows: list[int]) -> None:
+    """Rows just inserted into SQLite's papers, into the log (the trigger that did it went in migration 12)."""
+    db.executemany("INSERT INTO lexical_changes (row) VALUES (?)", ((row,) for row in rows))
 
 
 SQLITE_HEAD = (
