@@ -1,17 +1,20 @@
 """Choosing the fusion weights and the cut-off on the tune parts of bench/search_eval.py's sets only.
 
-    python bench/fusion_tune.py
+    python bench/fusion_tune.py [--seen]
 
 Each tune query's lexical hits and semantic neighbours are fetched once. A query's lexical weight
 depends on its gate alone (fusion.gate: Chinese, some paper has every word, or not), so every
 query is scored once per weight on the GRID, and any combination of per-gate weights is then a sum.
 A combination qualifies when hybrid is at least lexical and at least semantic on every set; among
 those, the best mean over the sets wins. The cut-off is the largest on CUTOFFS that costs no set
-more than CUTOFF_LOSS. Held-out queries are never loaded.
+more than CUTOFF_LOSS. Held-out queries are loaded only with --seen: the held-out parts of these sets were
+read in earlier rounds of tuning, so they no longer tell blind; bench/data/search_queries_fresh.json,
+written afterwards and never tuned on, is the held-out set then (bench/search_eval.py's fresh_* sets).
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
 from collections import Counter
 from dataclasses import replace
@@ -46,10 +49,10 @@ class Row:
         return self.labelled.score([pid for pid, _, _ in ranked], self.query), len(ranked)
 
 
-def fetch(library: Library, sets: list[LabelledSet]) -> list[Row]:
+def fetch(library: Library, sets: list[LabelledSet], splits: tuple[str, ...]) -> list[Row]:
     rows = []
     for labelled in sets:
-        for query in (q for q in labelled.queries if q.split == "tune"):
+        for query in (q for q in labelled.queries if q.split in splits):
             parsed = lexical.parse(query.text)
             found, near = library.search_lists(query.text, parsed, K, enough=K)
             rows.append(Row(labelled, query, found or [], near or [], parsed.text))
@@ -87,7 +90,8 @@ def best_choice(
         shape[g] = len(GRID)
         total = total + sums[g].reshape(shape)
     figures = total / counts
-    margin = (figures - floor).min(axis=-1)
+    # rounded: at a weight of 1 hybrid is lexical, and the two means, summed in another order, differ by ~1e-16
+    margin = np.round((figures - floor).min(axis=-1), 9)
     mean = np.round(figures.mean(axis=-1), 4)
     key = np.where(margin >= 0, 10.0, 0.0) + mean + margin * 1e-5
     at = np.unravel_index(int(np.argmax(key)), margin.shape)
@@ -96,14 +100,22 @@ def best_choice(
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--seen",
+        action="store_true",
+        help="tune on the held-out parts too: read in earlier rounds, they are no longer blind (the fresh set is)",
+    )
+    args = parser.parse_args()
+    splits = ("tune", "held_out") if args.seen else ("tune",)
     with Library(eval_library.path()) as library:
         library.warm()
-        rows = fetch(library, load_sets(library, TUNED))
+        rows = fetch(library, load_sets(library, TUNED), splits)
     names = list(dict.fromkeys(r.labelled.name for r in rows))
     lexical_alone = means(rows, {i: r.score(r.found, None, uniform(0.5))[0] for i, r in enumerate(rows)})
     semantic_alone = means(rows, {i: r.score(None, r.near, uniform(0.5))[0] for i, r in enumerate(rows)})
     floor = np.array([max(lexical_alone[n], semantic_alone[n]) for n in names])
-    print(f"{len(rows)} tune queries")
+    print(f"{len(rows)} queries ({' and '.join(splits)} parts)")
     show("lexical", lexical_alone)
     show("semantic", semantic_alone)
     show(

@@ -1,6 +1,6 @@
 """The pool of corpus papers the graded seed queries were judged over (bench/data/search_queries_pooled.json).
 
-    python bench/judge_pool.py OUTDIR [--parts 3]
+    python bench/judge_pool.py OUTDIR [--parts 3] [--fresh]
 
 The seed queries (bench/data/search_queries.json, search_queries_topical.json) grade seed papers only,
 so a corpus paper that answers a query counts as a miss among the distractors. This writes, for every
@@ -26,9 +26,13 @@ from paperscope.library import MODES, Library
 DEPTH = 10
 
 
-def intents() -> list[dict]:
-    """Every graded seed query: its key (the English text, or the query as written), its texts."""
+def intents(fresh: bool = False) -> list[dict]:
+    """Every graded seed query: its key (the English text, or the query as written), its texts. `fresh`:
+    those of the fresh held-out set (bench/data/search_queries_fresh.json) instead."""
     data = HERE / "data"
+    if fresh:
+        written = json.loads((data / "search_queries_fresh.json").read_text(encoding="utf-8"))["queries"]
+        return [{"query": item["en"], "texts": [item["en"], item["zh"]]} for item in written]
     written = json.loads((data / "search_queries.json").read_text(encoding="utf-8"))["queries"]
     topical = json.loads((data / "search_queries_topical.json").read_text(encoding="utf-8"))["queries"]
     return [{"query": item["query"], "texts": [item["query"]]} for item in written] + [
@@ -40,6 +44,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--parts", type=int, default=3)
+    parser.add_argument("--fresh", action="store_true", help="pool the fresh held-out set's queries")
     args = parser.parse_args()
     with Library(eval_library.path()) as library:
         library.warm()
@@ -48,7 +53,7 @@ def main() -> None:
         source_of = {pid: key for key, pid in by_source.items() if pid not in seeds}
         bm25 = plain_bm25(library)
         pools = []
-        for intent in intents():
+        for intent in intents(args.fresh):
             found: set[str] = set()
             for text in intent["texts"]:
                 found.update(bm25(text)[:DEPTH])

@@ -15,6 +15,11 @@ looked at while tuning):
   bench/data/search_queries.json (every fourth held out) and the topical ones below.
 - topical_en / topical_zh: the topical queries of bench/data/search_queries_topical.json alone, each in
   English and Chinese, split as labelled there (alternating, fixed when written); nDCG@10.
+- fresh_en / fresh_zh (and _pooled): the fresh held-out set, bench/data/search_queries_fresh.json, 40
+  queries over the seed papers in English and Chinese, with corpus papers readers graded
+  (search_queries_fresh_pooled.json). It was written after the held-out parts above had been read in
+  earlier rounds of tuning (so those no longer tell blind; bench/fusion_tune.py --seen tunes on them),
+  and is never tuned on. Every query is held out.
 - *_pooled: the seed and topical sets again, where the corpus papers readers graded for each query
   (bench/data/search_queries_pooled.json, pooled by bench/judge_pool.py) count too: a corpus paper on
   speculative decoding answers "speculative decoding" as well as the seed paper does.
@@ -119,6 +124,27 @@ def seed_sets(by_source: dict[str, str]) -> list[LabelledSet]:
     return list(sets.values())
 
 
+def fresh_sets(by_source: dict[str, str]) -> list[LabelledSet]:
+    """fresh_en / fresh_zh, and "_pooled" with the corpus papers readers graded: the fresh held-out set
+    (bench/data/search_queries_fresh.json), written after the other sets' held-out parts had been read
+    in tuning, and never tuned on. Every query is held out."""
+    data = HERE / "data"
+    queries = json.loads((data / "search_queries_fresh.json").read_text(encoding="utf-8"))["queries"]
+    pooled = json.loads((data / "search_queries_fresh_pooled.json").read_text(encoding="utf-8"))["grades"]
+    sets = {
+        f"fresh_{language}{pool}": LabelledSet(f"fresh_{language}{pool}", "nDCG@10")
+        for language in ("en", "zh")
+        for pool in ("", "_pooled")
+    }
+    for item in queries:
+        strict = _grades(item["relevant"], by_source)
+        corpus = _grades({source: grade for source, grade in pooled[item["en"]].items() if grade}, by_source)
+        for language in ("en", "zh"):
+            sets[f"fresh_{language}"].queries.append(Query(item[language], strict, item["split"]))
+            sets[f"fresh_{language}_pooled"].queries.append(Query(item[language], strict | corpus, item["split"]))
+    return list(sets.values())
+
+
 def _grades(relevant: dict[str, int], by_source: dict[str, str]) -> dict[str, int]:
     """Grades by paper id: a paper read from two seed files keeps its higher grade."""
     grades: dict[str, int] = {}
@@ -211,6 +237,7 @@ def load_sets(library: Library, names: list[str]) -> list[LabelledSet]:
         *known_item_sets(by_source, "vague", "known_items_vague.json"),
         title_set(library),
         *seed_sets(by_source),
+        *fresh_sets(by_source),
     ]
     return [s for s in sets if s.name in names]
 
@@ -240,7 +267,8 @@ def main() -> None:
     parser.add_argument(
         "--sets",
         default="known_en,known_zh,vague_en,vague_zh,title,seeds_en,seeds_zh,topical_en,topical_zh,"
-        "seeds_en_pooled,seeds_zh_pooled,topical_en_pooled,topical_zh_pooled",
+        "seeds_en_pooled,seeds_zh_pooled,topical_en_pooled,topical_zh_pooled,"
+        "fresh_en,fresh_zh,fresh_en_pooled,fresh_zh_pooled",
     )
     args = parser.parse_args()
     with Library(eval_library.path()) as library:
