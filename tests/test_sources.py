@@ -91,6 +91,14 @@ def test_a_list_that_separates_authors_with_commas_gives_one_person_each(tmp_pat
     ]
 
 
+def test_a_list_with_values_the_fast_parser_refuses_is_read_as_python_reads_it(tmp_path):
+    """NaN and a 30-digit id are JSON as Python writes and reads it; orjson refuses both."""
+    path = tmp_path / "odd.json"
+    path.write_text('[{"title": "Odd numbers", "abstract": "A.", "id": 123456789012345678901234567890, "x": NaN}]')
+    (record,) = paperlists.read(path)
+    assert record.title == "Odd numbers" and record.source.external_id == "123456789012345678901234567890"
+
+
 def test_every_corpus_file_reads_without_an_error():
     total = 0
     for path in sorted(CORPUS.iterdir()):
