@@ -184,7 +184,8 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     CREATE INDEX vectors_current ON vectors(paper_id, embed_hash);
     """,
     # 12: a paper inserted is logged for the tantivy index by the store (tantivy_lexical.log_added), not by
-    # a trigger: SQLite runs row triggers only, and with one each insert into papers cost 2.6× the CPU
+    # a trigger: SQLite runs row triggers only, and with one the papers inserts of a large ingest took over
+    # twice the CPU (the whole corpus: 3.4 s against 1.3, the rows alone)
     "DROP TRIGGER papers_added",
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

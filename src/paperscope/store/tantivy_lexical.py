@@ -5,10 +5,10 @@ in the writer's transaction (SQLite: the rowid, migration 9, inserts logged by t
 them in FTS5 since migration 12; PostgreSQL: `seq`, by statement triggers, migration 5). The index
 records the log position it is in step with; before a search answers it reads, in one snapshot of the
 database, the log's head, the documents of the rows changed since and the rows the filters let through
-(`catch_up`). The index is derived data: missing, unreadable or
-inconsistent, it is built again from the papers. When it cannot be brought in step (another process
-holds its writer, a read-only folder) it answers nothing, and the store searches its own index of
-record (SQLite: FTS5; PostgreSQL: the posting table).
+(`catch_up`). The index is derived data: missing, unreadable or inconsistent, it is built again from
+the papers. When it cannot be brought in step (another process holds its writer, a read-only folder)
+it answers nothing, and the store searches its own index of record (SQLite: FTS5; PostgreSQL: the
+posting table).
 
 SQLite keeps the index in a folder beside its file; PostgreSQL in a cache folder of the machine that
 reads (`cache_folder`), named by the database's identity, which a streaming replica shares with its
