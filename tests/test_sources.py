@@ -91,12 +91,21 @@ def test_a_list_that_separates_authors_with_commas_gives_one_person_each(tmp_pat
     ]
 
 
-def test_a_list_with_values_the_fast_parser_refuses_is_read_as_python_reads_it(tmp_path):
-    """NaN and a 30-digit id are JSON as Python writes and reads it; orjson refuses both."""
+def test_a_list_with_nan_is_read_as_python_reads_it(tmp_path):
+    """NaN is JSON as Python writes and reads it (a faster parser, orjson, refuses it)."""
     path = tmp_path / "odd.json"
-    path.write_text('[{"title": "Odd numbers", "abstract": "A.", "id": 123456789012345678901234567890, "x": NaN}]')
+    path.write_text('[{"title": "Odd numbers", "abstract": "A.", "id": "a1", "x": NaN}]')
     (record,) = paperlists.read(path)
-    assert record.title == "Odd numbers" and record.source.external_id == "123456789012345678901234567890"
+    assert record.title == "Odd numbers" and record.source.external_id == "a1"
+
+
+@pytest.mark.parametrize("number", ["123456789012345678901234567890", "-9223372036854775809", "18446744073709551616"])
+def test_an_id_beyond_64_bits_keeps_every_digit(tmp_path, number):
+    """As Python reads it: orjson, tried for speed, read it as a float (1.2345678901234568e+29)."""
+    path = tmp_path / "long.json"
+    path.write_text(f'[{{"title": "Long ids", "abstract": "A.", "id": {number}}}]')
+    (record,) = paperlists.read(path)
+    assert record.source.external_id == number
 
 
 def test_every_corpus_file_reads_without_an_error():

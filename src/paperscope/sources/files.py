@@ -7,8 +7,6 @@ import json
 import zlib
 from pathlib import Path
 
-import orjson
-
 from paperscope.errors import InputError
 
 MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -58,10 +56,6 @@ def decode_utf8(data: bytes, name: str) -> str:
 def read_json(path: Path) -> object:
     """A (maybe gzipped) UTF-8 JSON file; a syntax error names its line."""
     text = decode_utf8(read_bytes(path), path.name)
-    try:
-        return orjson.loads(text)  # 4x the standard parser's speed
-    except orjson.JSONDecodeError:
-        pass  # what orjson refuses and Python takes (NaN, integers over 64 bits), or the error with its line
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
