@@ -1,4 +1,5 @@
-"""Choosing the fusion weights and the cut-off on the tune parts of bench/search_eval.py's sets only.
+"""Choosing the fusion weights and the cut-off on the tune parts of bench/search_eval.py's sets (--seen:
+also on the held-out parts earlier rounds had read; the shipped weights were chosen so).
 
     python bench/fusion_tune.py [--seen]
 

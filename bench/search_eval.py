@@ -3,8 +3,9 @@
     python bench/search_eval.py [--json] [--sets known_en,known_zh,title,seeds_en,seeds_zh,topical_en,topical_zh]
 
 The library is bench/data/eval_library.json (~11.5k papers, built once and cached: bench/eval_library.py).
-Sets, each split into a tune part (what fusion weights may be chosen on) and a held-out part (never
-looked at while tuning):
+Sets, each split into a tune part (what fusion weights may be chosen on) and a held-out part (not tuned
+on by bench/fusion_tune.py unless --seen; earlier rounds read them, and the shipped weights were chosen
+with --seen, so the blind figures are the fresh_* sets below):
 - known_en / known_zh: one paper looked for by a description in English / Chinese
   (bench/data/known_items.json, split as labelled there); MRR@10.
 - vague_en / vague_zh: the same, by vaguer descriptions in everyday words, without the paper's

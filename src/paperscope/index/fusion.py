@@ -24,9 +24,9 @@ A search's results end where the evidence ends: every paper with every word of t
 the papers holding some of its words (or of its translation's) whose fused score is at least
 `cutoff` × the best one; none when no paper holds any word: the nearest papers by meaning are then
 guesses, scaled to look like matches (`知识蒸馏` over the 51 seeds, none about distillation, gave
-31). Semantic mode still lists them. A paper only the encoder found is no result either: at a
-lexical weight of 0.7 its first guess scores 0.3 (before this rule, with the cut-off at 0.3,
-"speculative decoding" over the seeds listed FuzzEval, which holds neither word). The weights above
+31). Semantic mode still lists them. A paper only the encoder found is no result either: with an
+earlier round's lexical weight of 0.7 its first guess scored 0.3, and with the cut-off at 0.3
+"speculative decoding" over the seeds listed FuzzEval, which holds neither word. The weights above
 were chosen with this rule in force. No labelled query of the tune or held-out sets has an empty
 lexical list at 11.5k papers. The cut-off 0.3 leaves a median of 15 results per query (100
 without it); it costs the pooled seed queries 0.002–0.003 (their relevant corpus papers can lie
@@ -84,7 +84,8 @@ def _normalised(ranked: Sequence[tuple[str, float]], scale_from_zero: bool) -> d
 def _in_list_order(ranked: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:
     """Each score capped by those above it. The lexical list puts the papers with every word of the query
     before those with some, whatever their BM25; fused on BM25 alone, a paper with some words passed one
-    with every word, so that even at a lexical weight of 1 hybrid did not rank as lexical does."""
+    with every word, so that even at a lexical weight of 1 hybrid did not rank as lexical does. So a weak
+    every-word paper lowers the some-word papers below it to its score: there, the encoder orders them."""
     capped, cap = [], float("inf")
     for pid, score in ranked:
         cap = min(cap, score)
