@@ -28,3 +28,14 @@ def test_the_parts_keep_each_lists_own_scores():
     weights = fusion.Weights(dict.fromkeys(fusion.GATES, 0.5), cutoff=0.0)
     parts = {pid: p for pid, _, p in fusion.combine("two words", LEXICAL, SEMANTIC, weights)}
     assert parts["some"]["lexical"] == 18.1 and parts["some"]["lexical_rank"] == 2
+
+
+def test_a_query_of_ten_words_is_a_description_and_of_twenty_chinese_characters_too():
+    every, some = [LexicalHit("a", 1.0, True)], [LexicalHit("a", 1.0, False)]
+    nine = "speculative decoding with draft trees for language model serving"
+    assert fusion.gate(nine, every) == "every_short"
+    assert fusion.gate(nine + " systems", every) == "every_long"
+    assert fusion.gate(nine, some) == "some"  # no paper has every word: keywords or not
+    nineteen = "大语言模型推理中的推测解码与草稿树方法研究"[:19]
+    assert fusion.gate(nineteen, every) == "chinese_short"
+    assert fusion.gate(nineteen + "究", every) == "chinese_long"
