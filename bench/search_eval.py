@@ -100,50 +100,43 @@ def seed_sets(by_source: dict[str, str]) -> list[LabelledSet]:
     data = HERE / "data"
     queries = json.loads((data / "search_queries.json").read_text(encoding="utf-8"))["queries"]
     topical = json.loads((data / "search_queries_topical.json").read_text(encoding="utf-8"))["queries"]
-    pooled = json.loads((data / "search_queries_pooled.json").read_text(encoding="utf-8"))["grades"]
-    names = [
-        f"{kind}_{language}{pool}"
-        for kind in ("seeds", "topical")
-        for language in ("en", "zh")
-        for pool in ("", "_pooled")
-    ]
-    sets = {name: LabelledSet(name, "nDCG@10") for name in names}
-
-    def add(kind: str, language: str, text: str, key: str, relevant: dict[str, int], split: str) -> None:
-        strict = _grades(relevant, by_source)
-        corpus = _grades({source: grade for source, grade in pooled[key].items() if grade}, by_source)
-        sets[f"{kind}_{language}"].queries.append(Query(text, strict, split))
-        sets[f"{kind}_{language}_pooled"].queries.append(Query(text, strict | corpus, split))
-
+    graded = _GradedSets(["seeds_en", "seeds_zh", "topical_en", "topical_zh"], "search_queries_pooled.json", by_source)
     for i, item in enumerate(queries):
         language = "zh" if item["kind"] == "chinese" else "en"
-        add("seeds", language, item["query"], item["query"], item["relevant"], SPLITS[i % 4 == 3])
+        graded.add(f"seeds_{language}", item["query"], item["query"], item["relevant"], SPLITS[i % 4 == 3])
     for item in topical:
         for language in ("en", "zh"):
             for kind in ("seeds", "topical"):
-                add(kind, language, item[language], item["en"], item["relevant"], item["split"])
-    return list(sets.values())
+                graded.add(f"{kind}_{language}", item[language], item["en"], item["relevant"], item["split"])
+    return list(graded.sets.values())
 
 
 def fresh_sets(by_source: dict[str, str]) -> list[LabelledSet]:
     """fresh_en / fresh_zh, and "_pooled" with the corpus papers readers graded: the fresh held-out set
     (bench/data/search_queries_fresh.json), written after the other sets' held-out parts had been read
     in tuning, and never tuned on. Every query is held out."""
-    data = HERE / "data"
-    queries = json.loads((data / "search_queries_fresh.json").read_text(encoding="utf-8"))["queries"]
-    pooled = json.loads((data / "search_queries_fresh_pooled.json").read_text(encoding="utf-8"))["grades"]
-    sets = {
-        f"fresh_{language}{pool}": LabelledSet(f"fresh_{language}{pool}", "nDCG@10")
-        for language in ("en", "zh")
-        for pool in ("", "_pooled")
-    }
+    queries = json.loads((HERE / "data" / "search_queries_fresh.json").read_text(encoding="utf-8"))["queries"]
+    graded = _GradedSets(["fresh_en", "fresh_zh"], "search_queries_fresh_pooled.json", by_source)
     for item in queries:
-        strict = _grades(item["relevant"], by_source)
-        corpus = _grades({source: grade for source, grade in pooled[item["en"]].items() if grade}, by_source)
         for language in ("en", "zh"):
-            sets[f"fresh_{language}"].queries.append(Query(item[language], strict, item["split"]))
-            sets[f"fresh_{language}_pooled"].queries.append(Query(item[language], strict | corpus, item["split"]))
-    return list(sets.values())
+            graded.add(f"fresh_{language}", item[language], item["en"], item["relevant"], item["split"])
+    return list(graded.sets.values())
+
+
+class _GradedSets:
+    """Graded query sets (nDCG@10), each beside its "_pooled" twin, where the corpus papers readers graded
+    for a query (`pooled_file`, keyed by the query's English text) count too."""
+
+    def __init__(self, names: list[str], pooled_file: str, by_source: dict[str, str]) -> None:
+        self.by_source = by_source
+        self.pooled = json.loads((HERE / "data" / pooled_file).read_text(encoding="utf-8"))["grades"]
+        self.sets = {each: LabelledSet(each, "nDCG@10") for name in names for each in (name, f"{name}_pooled")}
+
+    def add(self, name: str, text: str, key: str, relevant: dict[str, int], split: str) -> None:
+        strict = _grades(relevant, self.by_source)
+        corpus = _grades({source: grade for source, grade in self.pooled[key].items() if grade}, self.by_source)
+        self.sets[name].queries.append(Query(text, strict, split))
+        self.sets[f"{name}_pooled"].queries.append(Query(text, strict | corpus, split))
 
 
 def _grades(relevant: dict[str, int], by_source: dict[str, str]) -> dict[str, int]:
