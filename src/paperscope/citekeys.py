@@ -43,10 +43,11 @@ def base(paper: Paper, families: Mapping[str, str] | None = None) -> str:
     """The key's stem; `families` may hold `family_word()` of the first author already (worked out in the
     ingest's worker processes, where it costs the writer nothing)."""
     year = str(paper.year or "")
-    if paper.name and ascii_word(paper.name):
-        return ascii_word(paper.name) + year
-    title_words = [w for w in (ascii_word(w) for w in (paper.title or paper.display_title).split()) if w]
-    word = next((w for w in title_words if w not in _STOP), "paper")
+    if paper.name and (name := ascii_word(paper.name)):
+        return name + year
+    # the first word that counts, not every word folded (the writer's largest cost of keys at ingest)
+    title_words = (ascii_word(w) for w in (paper.title or paper.display_title).split())
+    word = next((w for w in title_words if w and w not in _STOP), "paper")
     first = paper.authors[0] if paper.authors else ""
     author = (families[first] if families and first in families else family_word(first)) if first else ""
     return f"{author or 'anon'}{year}{word}"

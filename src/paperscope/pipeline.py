@@ -468,9 +468,10 @@ def _papers_of(
             continue
         if paper_id is None:
             key = min(p.key for p in new)
-            if dedupe.paper_id(key) in keys:  # one text, yet another work (another DOI, a book beside an article)
-                key += "|" + ("|".join(sorted({i for p in new for i in p.unit.ids})) or min(p.where for p in new))
             paper_id = dedupe.paper_id(key)
+            if paper_id in keys:  # one text, yet another work (another DOI, a book beside an article)
+                key += "|" + ("|".join(sorted({i for p in new for i in p.unit.ids})) or min(p.where for p in new))
+                paper_id = dedupe.paper_id(key)
             keys[paper_id] = key
         joined[paper_id] = new
     return joined, keys
