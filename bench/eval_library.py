@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -50,6 +51,11 @@ def path() -> Path:
             report = library.ingest(paths)
         print(f"eval library: {report.papers:,} papers ingested and embedded in {time.perf_counter() - started:.0f} s")
         partial.replace(built)
+        for leftover in partial.parent.glob(f"{partial.name}.*"):  # its indexes, named after its path
+            if leftover.is_dir():
+                shutil.rmtree(leftover)
+            else:
+                leftover.unlink()
     return built
 
 
