@@ -45,7 +45,7 @@ def base(paper: Paper, families: Mapping[str, str] | None = None) -> str:
     year = str(paper.year or "")
     if paper.name and (name := ascii_word(paper.name)):
         return name + year
-    # the first word that counts, not every word folded (the writer's largest cost of keys at ingest)
+    # folded one at a time, up to the first that counts: most titles need one or two of their words
     title_words = (ascii_word(w) for w in (paper.title or paper.display_title).split())
     word = next((w for w in title_words if w and w not in _STOP), "paper")
     first = paper.authors[0] if paper.authors else ""
