@@ -76,7 +76,7 @@ def test_everyday_words_of_topical_queries_get_their_paper_senses():
     anything = lambda word: 1  # noqa: E731
     assert translate("大模型联邦微调", anything).text == '"large language models" federated fine-tuning'
     assert translate("依赖图上带切换成本的线性老虎机", anything).text == (
-        '"dependency graph" "switching costs" linear bandits'
+        '"dependency graph" "switching costs" "linear bandits"'
     )
     assert translate("异构任务混合的指令微调", anything).text == 'heterogeneous tasks mixture "instruction tuning"'
     assert translate("根据基因表达生成细胞形态图像", anything).text == (
