@@ -50,6 +50,19 @@ def test_the_glossary_is_well_formed():
         assert glossary[chinese][0] == english
 
 
+def test_terms_of_robotics_vision_and_recent_fields_are_searched_as_papers_write_them():
+    # before these terms had glossary lines: "vision inertia speedometer", "model prediction control robot",
+    # "prediction", "double tier" optimization optimum recognition, control "domain adaptation"
+    anything = lambda word: 1  # noqa: E731
+    assert translate("视觉惯性里程计", anything).text == '"visual-inertial odometry"'
+    assert translate("模型预测控制的四足机器人", anything).text == '"model predictive control" "quadruped robots"'
+    assert translate("保形预测", anything).text == '"conformal prediction"'
+    assert translate("双层优化中的最佳臂识别", anything).text == '"bilevel optimization" "best arm identification"'
+    assert translate("无监督域适应 语义分割", anything).text == (
+        '"unsupervised domain adaptation" "semantic segmentation"'
+    )
+
+
 def test_a_malformed_glossary_line_is_named():
     with pytest.raises(ValueError, match=r"zh_glossary.tsv:3: 量化 is already defined"):
         read_glossary("# terms\n量化\tquantization\n量化\tquantisation\n")
