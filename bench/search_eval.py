@@ -10,8 +10,9 @@ with --seen, so the blind figures are the fresh_* sets below):
   (bench/data/known_items.json, split as labelled there); MRR@10.
 - known_fresh_en / known_fresh_zh: the same kind of queries for 80 other papers, written after the
   shipped weights were chosen and never tuned on (bench/data/known_items_fresh.json); all held out.
-- known_fresh2_en / known_fresh2_zh: 80 more, written the same way to judge an expansion of the Chinese glossary after
-  known_fresh had been looked at for it (bench/data/known_items_fresh2.json); all held out.
+- known_fresh2_en / known_fresh2_zh: 80 more papers, written the same way to judge an expansion of the
+  Chinese glossary after known_fresh had been looked at for it (bench/data/known_items_fresh2.json);
+  all held out.
 - vague_en / vague_zh: the same, by vaguer descriptions in everyday words, without the paper's
   rare words (bench/data/known_items_vague.json); MRR@10. Not used to tune the fusion.
 - title: TITLES corpus titles (unique in the library) sampled with a fixed seed, every other one
