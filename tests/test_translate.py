@@ -55,6 +55,7 @@ def test_terms_of_robotics_vision_and_recent_fields_are_searched_as_papers_write
     # "prediction", "double tier" optimization optimum recognition, control "domain adaptation"
     anything = lambda word: 1  # noqa: E731
     assert translate("视觉惯性里程计", anything).text == '"visual-inertial odometry"'
+    assert translate("紧耦合视觉惯性里程计", anything).text == '"tightly coupled" "visual-inertial odometry"'
     assert translate("模型预测控制的四足机器人", anything).text == '"model predictive control" "quadruped robots"'
     # the corpus's papers write "motion control" (751) more than "motor control" (241)
     assert translate("四足机器人运动控制", anything).text == '"quadruped robots" "motion control"'
