@@ -17,7 +17,7 @@ import statistics
 from pathlib import Path
 
 import eval_library  # type: ignore[import-not-found]
-from search_eval import SPLITS, LabelledSet, Query, load_sets  # type: ignore[import-not-found]
+from search_eval import SPLITS, K, LabelledSet, Query, load_sets  # type: ignore[import-not-found]
 
 from paperscope.index import translate
 from paperscope.library import Library
@@ -29,21 +29,13 @@ CHINESE_SETS = (
 )
 
 
-def use_glossary(glossary: dict[str, list[str]]) -> None:
-    """Make the loaded translator use `glossary` in place of the shipped one."""
-    resources = translate._resources()
-    resources.glossary = glossary
-    resources.longest_term = max(map(len, glossary))
-    resources.longest = max(map(len, [*glossary, *resources.cedict]))
-
-
 def run(library: Library, sets: list[LabelledSet]) -> dict[tuple[str, str], tuple[str, dict[str, float]]]:
     """(set, query) -> (the query as searched, {mode: score})."""
     found = {}
     for labelled in sets:
         for query in labelled.queries:
             scores = {
-                mode: labelled.score([hit.paper.id for hit in library.search(query.text, limit=10, mode=mode)], query)
+                mode: labelled.score([hit.paper.id for hit in library.search(query.text, limit=K, mode=mode)], query)
                 for mode in MODES
             }
             found[(labelled.name, query.text)] = (library._translation(query.text).text, scores)
@@ -85,10 +77,11 @@ def main() -> None:
     with Library(eval_library.path()) as library:
         library.warm()
         sets = load_sets(library, args.sets.split(","))
-        shipped = dict(translate._resources().glossary)
-        use_glossary(older)
+        resources = translate._resources()
+        shipped = resources.glossary
+        resources.use_glossary(older)
         before = run(library, sets)
-        use_glossary(shipped)
+        resources.use_glossary(shipped)
         after = run(library, sets)
         papers = library.count()
     print(f"glossary {len(older):,} → {len(shipped):,} terms; {papers:,} papers; MRR@10 or nDCG@10\n")

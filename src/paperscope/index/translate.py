@@ -110,7 +110,6 @@ class _Resources:
         import jieba
 
         data = files("paperscope.index") / "data"
-        self.glossary = read_glossary(data.joinpath("zh_glossary.tsv").read_text(encoding="utf-8"))
         self.function_words = {
             line.strip()
             for line in data.joinpath("zh_function_words.txt").read_text(encoding="utf-8").splitlines()
@@ -120,8 +119,13 @@ class _Resources:
         jieba.setLogLevel(logging.WARNING)  # jieba announces its dictionary loading at INFO on stderr
         self.tokenizer = jieba.Tokenizer()
         self.tokenizer.initialize()
-        self.longest = max(map(len, [*self.glossary, *self.cedict]))
-        self.longest_term = max(map(len, self.glossary))
+        self.use_glossary(read_glossary(data.joinpath("zh_glossary.tsv").read_text(encoding="utf-8")))
+
+    def use_glossary(self, glossary: dict[str, list[str]]) -> None:
+        """The glossary to translate by (the shipped one; bench/glossary_eval.py gives an older one)."""
+        self.glossary = glossary
+        self.longest = max(map(len, [*glossary, *self.cedict]))
+        self.longest_term = max(map(len, glossary))
 
     def english(self, stretch: str, frequency: Frequency, present: Presence) -> list[str]:
         """The English senses of a stretch of Chinese (with any letters and digits in it), in order."""
