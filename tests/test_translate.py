@@ -93,6 +93,9 @@ def test_a_term_is_searched_as_most_papers_write_it():
     assert translate("活体检测", anything).text == '"face anti-spoofing"'
     assert translate("推理时延", anything).text == '"inference latency"'
     assert translate("医疗机构", anything).text == "medical institutions"  # 机构 was "mechanism"
+    # found by searching as a user: "stuff" (填充) found a paper on semantic segmentation's "stuff" classes
+    assert translate("意图识别与槽位填充", anything).text == '"intent detection" "slot filling"'
+    assert translate("文本生成图像的可控性", anything).text == '"text-to-image generation" controllable'
 
 
 def test_a_malformed_glossary_line_is_named():
