@@ -96,6 +96,8 @@ def test_a_term_is_searched_as_most_papers_write_it():
     # found by searching as a user: "stuff" (填充) found a paper on semantic segmentation's "stuff" classes
     assert translate("意图识别与槽位填充", anything).text == '"intent detection" "slot filling"'
     assert translate("文本生成图像的可控性", anything).text == '"text-to-image generation" controllable'
+    assert translate("Transformer的长度外推", anything).text == 'Transformer "length extrapolation"'
+    assert translate("非凸优化鞍点逃逸", anything).text == '"nonconvex optimization" "escaping saddle points"'
 
 
 def test_a_malformed_glossary_line_is_named():
