@@ -50,54 +50,49 @@ def test_the_glossary_is_well_formed():
         assert glossary[chinese][0] == english
 
 
-def test_terms_of_robotics_vision_and_recent_fields_are_searched_as_papers_write_them():
-    # before these terms had glossary lines: "vision inertia speedometer", "model prediction control robot",
-    # "prediction", "double tier" optimization optimum recognition, control "domain adaptation"
-    anything = lambda word: 1  # noqa: E731
-    assert translate("视觉惯性里程计", anything).text == '"visual-inertial odometry"'
-    assert translate("紧耦合视觉惯性里程计", anything).text == '"tightly coupled" "visual-inertial odometry"'
-    assert translate("模型预测控制的四足机器人", anything).text == '"model predictive control" "quadruped robots"'
-    # the corpus's papers write "motion control" (751) more than "motor control" (241)
-    assert translate("四足机器人运动控制", anything).text == '"quadruped robots" "motion control"'
-    assert translate("保形预测", anything).text == '"conformal prediction"'
-    assert translate("双层优化中的最佳臂识别", anything).text == '"bilevel optimization" "best arm identification"'
-    assert translate("无监督域适应 语义分割", anything).text == (
-        '"unsupervised domain adaptation" "semantic segmentation"'
-    )
-
-
-def test_a_term_is_not_taken_from_inside_another_word():
-    # taken longest first from the left, 成对 (pairwise) was found in 形成对比, 运动 (motion) in 运动员
-    # (athlete), 仿人 (humanoid) in 模仿人类 (imitate humans), and 先生 (teacher) took 生成's first character
-    anything = lambda word: 1  # noqa: E731
-    assert translate("形成对比", anything).text == "form contrast"
-    assert translate("形成对比学习", anything).text == 'form "contrastive learning"'
-    assert translate("运动员动作识别", anything).text == 'athlete "action recognition"'
-    assert translate("模仿人类", anything).text == "imitation humanity"
-    assert translate("先生成再排序", anything).text == "generation ranking"
-    assert translate("用Python解释器的报错", anything).text == 'Python interpreter "report error"'
-    # a word that holds a term's first character has its own line: 意图 (intent) holds the 图 of 图分类
-    assert translate("意图分类", anything).text == "intent classification"
-    assert translate("人体渲染", anything).text == '"human rendering"'  # not human "volume rendering"
-    # while terms that overlap, or that jieba alone would cut, stay whole
-    assert translate("大模型量化", anything).text == '"large language models" quantization'
-    assert translate("超图注意力网络", anything).text == 'hypergraphs "attention networks"'
-    assert translate("条件随机场", anything).text == '"conditional random fields"'
-
-
-def test_a_term_is_searched_as_most_papers_write_it():
-    # the corpus's papers: "graph neural network(s)" 710, "graph networks" 28; "face anti-spoofing" 28,
-    # "liveness detection" 0; "latency" 923, "time delay" 249
-    anything = lambda word: 1  # noqa: E731
-    assert translate("图网络", anything).text == '"graph neural networks"'
-    assert translate("活体检测", anything).text == '"face anti-spoofing"'
-    assert translate("推理时延", anything).text == '"inference latency"'
-    assert translate("医疗机构", anything).text == "medical institutions"  # 机构 was "mechanism"
-    # found by searching as a user: "stuff" (填充) found a paper on semantic segmentation's "stuff" classes
-    assert translate("意图识别与槽位填充", anything).text == '"intent detection" "slot filling"'
-    assert translate("文本生成图像的可控性", anything).text == '"text-to-image generation" controllable'
-    assert translate("Transformer的长度外推", anything).text == 'Transformer "length extrapolation"'
-    assert translate("非凸优化鞍点逃逸", anything).text == '"nonconvex optimization" "escaping saddle points"'
+@pytest.mark.parametrize(
+    ("typed", "searched"),
+    [
+        # before these terms had glossary lines: "vision inertia speedometer", "model prediction control robot",
+        # "prediction", "double tier" optimization optimum recognition, control "domain adaptation"
+        ("视觉惯性里程计", '"visual-inertial odometry"'),
+        ("紧耦合视觉惯性里程计", '"tightly coupled" "visual-inertial odometry"'),
+        ("模型预测控制的四足机器人", '"model predictive control" "quadruped robots"'),
+        # the corpus's papers write "motion control" (751) more than "motor control" (241)
+        ("四足机器人运动控制", '"quadruped robots" "motion control"'),
+        ("保形预测", '"conformal prediction"'),
+        ("双层优化中的最佳臂识别", '"bilevel optimization" "best arm identification"'),
+        ("无监督域适应 语义分割", '"unsupervised domain adaptation" "semantic segmentation"'),
+        # taken longest first from the left, 成对 (pairwise) was found in 形成对比, 运动 (motion) in 运动员
+        # (athlete), 仿人 (humanoid) in 模仿人类 (imitate humans), and 先生 (teacher) took 生成's first character
+        ("形成对比", "form contrast"),
+        ("形成对比学习", 'form "contrastive learning"'),
+        ("运动员动作识别", 'athlete "action recognition"'),
+        ("模仿人类", "imitation humanity"),
+        ("先生成再排序", "generation ranking"),
+        ("用Python解释器的报错", 'Python interpreter "report error"'),
+        # a word that holds a term's first character has its own line: 意图 (intent) holds the 图 of 图分类
+        ("意图分类", "intent classification"),
+        ("人体渲染", '"human rendering"'),  # not human "volume rendering"
+        # while terms that overlap, or that jieba alone would cut, stay whole
+        ("大模型量化", '"large language models" quantization'),
+        ("超图注意力网络", 'hypergraphs "attention networks"'),
+        ("条件随机场", '"conditional random fields"'),
+        # the corpus's papers: "graph neural network(s)" 710, "graph networks" 28; "face anti-spoofing" 28,
+        # "liveness detection" 0; "latency" 923, "time delay" 249
+        ("图网络", '"graph neural networks"'),
+        ("活体检测", '"face anti-spoofing"'),
+        ("推理时延", '"inference latency"'),
+        ("医疗机构", "medical institutions"),  # 机构 was "mechanism"
+        # found by searching as a user: "stuff" (填充) found a paper on semantic segmentation's "stuff" classes
+        ("意图识别与槽位填充", '"intent detection" "slot filling"'),
+        ("文本生成图像的可控性", '"text-to-image generation" controllable'),
+        ("Transformer的长度外推", 'Transformer "length extrapolation"'),
+        ("非凸优化鞍点逃逸", '"nonconvex optimization" "escaping saddle points"'),
+    ],
+)
+def test_chinese_is_searched_as_papers_write_it(typed, searched):
+    assert translate(typed, lambda word: 1).text == searched
 
 
 def test_a_malformed_glossary_line_is_named():
