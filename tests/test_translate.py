@@ -88,7 +88,13 @@ def test_the_glossary_is_well_formed():
         ("意图识别与槽位填充", '"intent detection" "slot filling"'),
         ("文本生成图像的可控性", '"text-to-image generation" controllable'),
         ("Transformer的长度外推", 'Transformer "length extrapolation"'),
-        ("非凸优化鞍点逃逸", '"nonconvex optimization" "escaping saddle points"'),
+        ("非凸优化鞍点逃逸", '"non-convex optimization" "escaping saddle points"'),
+        # the older lines read against the corpus: 推理 and 策略 kept their first senses (reasoning, policy) for
+        # the queries that mean them, with lines for the compounds that mean inference and strategy
+        ("推理速度", '"inference speed"'),
+        ("训练策略", '"training strategy"'),
+        ("非配对数据", "unpaired data"),  # 非 was dropped as a filler: "paired"
+        ("注意力图", '"attention maps"'),  # not "attention graph"
     ],
 )
 def test_chinese_is_searched_as_papers_write_it(typed, searched):
