@@ -92,6 +92,9 @@ def test_the_glossary_is_well_formed():
         ("单细胞数据分析", 'single-cell "data analysis"'),  # 单细胞 was dropped
         ("医学影像报告生成", '"radiology report generation"'),  # was "medical imaging" speech generation
         ("认证鲁棒性", '"certified robustness"'),  # was "approve robustness"
+        # CC-CEDICT's "camera (abbr. for 照相机)" was passed over whole for its note, so 相机 was dropped
+        ("激光雷达与相机融合", "LiDAR camera fusion"),
+        ("SAM分割一切模型", 'SAM "Segment Anything Model"'),
         # the older lines read against the corpus: 推理 and 策略 kept their first senses (reasoning, policy) for
         # the queries that mean them, with lines for the compounds that mean inference and strategy
         ("推理速度", '"inference speed"'),

@@ -103,9 +103,10 @@ def _cedict_senses(definitions: str) -> list[str]:
     """A word's CC-CEDICT definitions as plain English: "/to quantify/to quantize" -> ["quantify", "quantize"]."""
     senses: list[str] = []
     for definition in re.split(r"[/;]", definitions):
+        definition = _PARENTHESES.sub(" ", definition)  # "camera (abbr. for 照相机)": a note on the sense
         if _NOT_A_SENSE.search(definition) or _HAN.search(definition):
             continue
-        sense = " ".join(_words(_PARENTHESES.sub(" ", definition)))
+        sense = " ".join(_words(definition))
         if sense and len(sense.split()) <= MAX_CEDICT_WORDS and sense not in senses:
             senses.append(sense)
     return senses
