@@ -154,6 +154,43 @@ def test_papers_written_in_an_open_transaction_reach_the_index_only_once_committ
         assert in_step(lib)
 
 
+def test_a_hyphenated_word_is_found_by_its_joined_spelling_in_every_index(library_location, page):
+    """Papers spell a word both ways ("multi-modal", "multimodal"): the joined spelling finds the hyphenated
+    one through tantivy and through the store's own index (FTS5; the posting table), and its snippet marks
+    the word as the paper writes it."""
+    path, _ = page
+    with Library(library_location) as lib:
+        lib.ingest([path], embed_vectors=False)
+        vgr = lib.search("VGR", limit=1, mode="lexical")[0].paper
+        assert "Multi-modal" in vgr.abstract and "multimodal" not in vgr.abstract.lower()
+        hits = lib.search("multimodal", mode="lexical")
+        assert names(hits) == ["VGR"] and "\x02Multi-modal\x03" in hits[0].snippet
+        assert lib.store.matching_ids("multimodal") == {vgr.id}
+        assert lib.search("multi-modal", mode="lexical")[0].paper.id == vgr.id  # as written, as before
+
+
+def test_a_library_indexed_before_joined_spellings_is_indexed_again_and_its_tantivy_index_follows(
+    seeded_copy, monkeypatch
+):
+    """Schema 13 indexes every paper again (lexical.with_joined_compounds); the tantivy index beside the
+    file, built from the old index, reads every paper again too."""
+    vgr = "VGR"
+    monkeypatch.setattr(lexical, "with_joined_compounds", lambda text: text)  # as schema 12 indexed papers
+    with Library(seeded_copy) as lib:
+        db = lib.store.db
+        papers = list(lib.papers())
+        db.execute("DELETE FROM papers_fts")
+        rows = dict(db.execute("SELECT id, rowid FROM papers"))
+        db.executemany(fts5.INSERT, ((rows[p.id], p.id, *lexical.document(p)) for p in papers))
+        db.commit()
+        assert vgr not in names(lib.search("multimodal", mode="lexical")) and in_step(lib)
+        db.execute("PRAGMA user_version = 12")
+    monkeypatch.undo()
+    with Library(seeded_copy) as lib:
+        assert vgr in names(lib.search("multimodal", mode="lexical")) and in_step(lib)
+        assert vgr in [lib.paper(pid).name for pid in lib.store.matching_ids("multimodal")]
+
+
 def test_tantivy_finds_what_fts5_finds_and_the_other_number_of_a_word_too(seeded_copy):
     """For every graded query, tantivy matches what FTS5, the index of record, matches, and the papers
     that write a query word in its other number (tests/other_forms.py)."""

@@ -26,7 +26,7 @@ from .conftest import SEEDS, new_location, run_cli
 from .other_forms import found_by_other_forms
 from .web.conftest import serving
 
-VSD, NEMO = "lb4pvidcied2", "drqlcr3nir3z"
+VSD, NEMO, VGR = "lb4pvidcied2", "drqlcr3nir3z", "uhvjrgippigo"
 
 
 def _export(location: str | Path, tmp_path: Path, name: str) -> list[dict]:
@@ -117,7 +117,7 @@ def test_a_schema_1_database_is_upgraded_in_place(request, tmp_path):
             " VALUES ('/old/list.txt', 'list.txt', 'abc', 'listing', 0, '2026-01-01T00:00:00+00:00')"
         )
     with Library(location) as library:
-        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 6
+        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 7
         assert library.store.file_by_path("/old/list.txt").sha256 == "abc"
         other = library.store._all(
             "SELECT table_name FROM information_schema.columns WHERE column_name = 'paper_id'"
@@ -351,9 +351,26 @@ def test_a_schema_3_database_gets_its_postings(seeded_db, request, tmp_path):
             " paperscope_papers_changed CASCADE; UPDATE schema_version SET version = 3"
         )
     with Library(server) as postgres, Library(seeded_db) as sqlite:
-        assert postgres.check()["schema"] == 6
+        assert postgres.check()["schema"] == 7
         _postings_follow_the_papers(postgres)
         _same_lexical_results(_fts5(sqlite), _posting_table(postgres), QUERIES)
+
+
+def test_a_schema_6_database_is_indexed_again_with_joined_spellings(seeded_db, request, tmp_path):
+    """Schema 7 indexes every paper again (lexical.with_joined_compounds): "multimodal" then finds the
+    paper that writes "Multi-modal" in the posting table, as in SQLite's FTS5."""
+    server = new_location("postgres", request, tmp_path)
+    assert run_cli("copy", "--from", seeded_db, "--to", server).code == 0
+    with psycopg.connect(server, autocommit=True) as conn:  # the word as schema 6 left it: not indexed
+        conn.execute(
+            "DELETE FROM postings WHERE term = 'multimodal'; DELETE FROM terms WHERE term = 'multimodal';"
+            " UPDATE papers SET doc = ts_delete(doc, 'multimodal'); UPDATE schema_version SET version = 6"
+        )
+    with Library(server) as postgres, Library(seeded_db) as sqlite:
+        assert postgres.check()["schema"] == 7
+        _postings_follow_the_papers(postgres)
+        assert VGR in postgres.store.matching_ids("multimodal")
+        _same_lexical_results(_fts5(sqlite), _posting_table(postgres), [*QUERIES, "multimodal", "pretrained"])
 
 
 def test_a_backup_of_a_postgresql_library_restores_it(seeded_db, request, tmp_path):

@@ -70,6 +70,10 @@ def test_snippets_mark_whole_words_in_any_case():
     text = "İzmir's POLICY, not a policy_net nor subpolicy: Policy."
     assert snippet(text, parse("policy")) == "İzmir's \x02POLICY\x03, not a policy_net nor subpolicy: \x02Policy\x03."
     assert snippet("the 大语 model, 大语言模型", parse("大语")) == "the \x02大语\x03 model, 大语言模型"
+    # a word the query joins, written hyphenated (indexed joined too: lexical.with_joined_compounds)
+    assert snippet("An X-ray of Pre-Trained nets.", parse("xray pretrained")) == (
+        "An \x02X-ray\x03 of \x02Pre-Trained\x03 nets."
+    )
 
 
 @pytest.mark.parametrize(

@@ -147,6 +147,7 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection], None]] = [
             *("tags", "reading", "notes", "cite_keys"),
         )
     ),
+    lambda conn: _index_joined_compounds(conn),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _INSERT = re.compile(
@@ -741,14 +742,43 @@ def _rank(terms: list[str], frequency: Callable[[str], int], total: int) -> tupl
 
 
 def _add_postings(conn: psycopg.Connection) -> None:
-    """4: the posting table, filled from the papers stored: their lengths first (the average length
-    every impact needs), then each word's impact; the papers are read a thousand at a time."""
+    """4: the posting table, filled from the papers stored."""
     conn.execute(pg_bm25.SCHEMA.encode())
+    _index_stored(conn, Counter())
+
+
+def _index_joined_compounds(conn: psycopg.Connection) -> None:
+    """7: every paper indexed again as lexical.document gives it now (a hyphenated word also joined:
+    "pre-trained" is found by "pretrained"), with the words' document frequencies. Rewriting the papers'
+    search vectors logs each for the tantivy index of every reading machine (migration 5's trigger)."""
+    conn.execute("TRUNCATE postings")
+    conn.execute("DELETE FROM terms")
+    counts: Counter[str] = Counter()
+    _index_stored(conn, counts)
+    terms = sorted(counts)
+    conn.execute(
+        "INSERT INTO terms (term, papers) SELECT * FROM unnest(%s::text[], %s::integer[])",
+        (terms, [counts[t] for t in terms]),
+    )
+
+
+def _index_stored(conn: psycopg.Connection, counts: Counter[str]) -> None:
+    """The search index of the papers stored, into an empty posting table: their search vectors and
+    lengths first (the average length every impact needs), then each word's impact, its papers counted
+    into `counts`; the papers are read a thousand at a time."""
     for batch in _stored_papers(conn):
+        tokenised = [pg_text.columns(paper) for paper, _ in batch]
+        documents = [pg_text.documents(columns) for columns in tokenised]
         conn.execute(
-            "UPDATE papers AS p SET length = v.length FROM unnest(%s::bigint[], %s::integer[]) AS v(seq, length)"
+            "UPDATE papers AS p SET doc = v.doc::tsvector, fields = v.fields::tsvector, length = v.length"
+            " FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::integer[]) AS v(seq, doc, fields, length)"
             " WHERE p.seq = v.seq",
-            ([seq for _, seq in batch], [pg_bm25.length(pg_text.columns(paper)) for paper, _ in batch]),
+            (
+                [seq for _, seq in batch],
+                [doc for doc, _ in documents],
+                [fields for _, fields in documents],
+                [pg_bm25.length(columns) for columns in tokenised],
+            ),
         )
     conn.execute(
         "UPDATE bm25 SET papers = t.papers, tokens = t.tokens, avgdl = t.tokens::float8 / greatest(t.papers, 1)"
@@ -756,7 +786,7 @@ def _add_postings(conn: psycopg.Connection) -> None:
     )
     avgdl = conn.execute("SELECT avgdl FROM bm25").fetchone()[0]  # type: ignore[index]
     for batch in _stored_papers(conn):
-        postings = pg_bm25.postings(((pg_text.columns(paper), seq) for paper, seq in batch), avgdl, Counter())
+        postings = pg_bm25.postings(((pg_text.columns(paper), seq) for paper, seq in batch), avgdl, counts)
         with conn.cursor() as cursor, cursor.copy(pg_bm25.COPY) as copy:
             copy.write(postings)
 
