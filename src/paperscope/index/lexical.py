@@ -397,18 +397,27 @@ def _whole_words(text: str, words: frozenset[str]) -> list[tuple[int, int]]:
             if not (_word_char(lowered, at - 1) or _word_char(lowered, stop)):
                 spans.append((at, stop))
             at = lowered.find(word, stop)
-    # a word written hyphenated where the query joins it: "pretrained" marks "pre-trained" (looked for only
-    # where a word's start stands before a hyphen: the scan for every hyphenated word tripled a snippet's cost)
-    if "-" in lowered and any(start in lowered for start in _hyphenated_starts(words)):
-        joined = [m.span() for m in _COMPOUND.finditer(lowered) if m.group().replace("-", "") in words]
-        spans += [(a, b) for a, b in joined if not any(s < b and a < e for s, e in spans)]
+    if "-" in lowered:  # a word the query joins, written hyphenated: "pretrained" marks "pre-trained"
+        spans += [span for span in _joined_in(lowered, words) if not any(s < span[1] and span[0] < e for s, e in spans)]
     return sorted(spans)
 
 
-@functools.lru_cache(maxsize=1_024)
-def _hyphenated_starts(words: frozenset[str]) -> tuple[str, ...]:
-    """ "p-", "pr-", "pre-", … "pretraine-": how each word would begin if a paper wrote it with a hyphen."""
-    return tuple({word[:end] + "-" for word in words for end in range(1, len(word))})
+def _joined_in(lowered: str, words: frozenset[str]) -> list[tuple[int, int]]:
+    """Where a hyphenated word of `lowered` stands whose joined form is one of `words`. Walks from hyphen to
+    hyphen: a pattern scanning the whole text for hyphenated words tripled a snippet's cost."""
+    spans = []
+    at = lowered.find("-")
+    while at != -1:
+        start = at
+        while start and lowered[start - 1].isalnum():
+            start -= 1
+        found = _COMPOUND.match(lowered, start)
+        if found and found.end() > at:
+            if found.group().replace("-", "") in words:
+                spans.append(found.span())
+            at = found.end()
+        at = lowered.find("-", at + 1)
+    return spans
 
 
 def _word_char(text: str, at: int) -> bool:
