@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -134,7 +134,7 @@ def with_joined_compounds(text: str) -> str:
     so that "pre-trained language models" stays a phrase."""
     if "-" not in text:
         return text
-    joined = [word.replace("-", "") for word in _COMPOUND.findall(text)]
+    joined = [found.group().replace("-", "") for found in _hyphenated(text)]
     kept = [word for word in joined if not word.isdigit() and not CJK.search(word)]  # "2019-2020" is no word
     return f"{text} {' '.join(kept)}" if kept else text
 
@@ -403,21 +403,23 @@ def _whole_words(text: str, words: frozenset[str]) -> list[tuple[int, int]]:
 
 
 def _joined_in(lowered: str, words: frozenset[str]) -> list[tuple[int, int]]:
-    """Where a hyphenated word of `lowered` stands whose joined form is one of `words`. Walks from hyphen to
-    hyphen: a pattern scanning the whole text for hyphenated words tripled a snippet's cost."""
-    spans = []
-    at = lowered.find("-")
+    """Where a hyphenated word of `lowered` stands whose joined form is one of `words`."""
+    return [found.span() for found in _hyphenated(lowered) if found.group().replace("-", "") in words]
+
+
+def _hyphenated(text: str) -> Iterator[re.Match[str]]:
+    """The hyphenated words of a text ("pre-trained", "GPT-4"), found by walking from hyphen to hyphen:
+    a pattern scanning the whole text for them tripled a snippet's cost."""
+    at = text.find("-")
     while at != -1:
         start = at
-        while start and lowered[start - 1].isalnum():
+        while start and text[start - 1].isalnum():
             start -= 1
-        found = _COMPOUND.match(lowered, start)
+        found = _COMPOUND.match(text, start)
         if found and found.end() > at:
-            if found.group().replace("-", "") in words:
-                spans.append(found.span())
+            yield found
             at = found.end()
-        at = lowered.find("-", at + 1)
-    return spans
+        at = text.find("-", at + 1)
 
 
 def _word_char(text: str, at: int) -> bool:
