@@ -10,6 +10,7 @@ import pytest
 from paperscope.index import lexical
 from paperscope.index.lexical_index import LexicalIndex
 from paperscope.library import Library
+from paperscope.responses import explain
 from paperscope.store import fts5
 from paperscope.store.core import where
 from paperscope.store.dialect import SQLITE
@@ -165,6 +166,7 @@ def test_a_hyphenated_word_is_found_by_its_joined_spelling_in_every_index(librar
         assert "Multi-modal" in vgr.abstract and "multimodal" not in vgr.abstract.lower()
         hits = lib.search("multimodal", mode="lexical")
         assert names(hits) == ["VGR"] and "\x02Multi-modal\x03" in hits[0].snippet
+        assert explain(hits[0], "multimodal")["matched"] == [{"words": ["multimodal"], "field": "abstract"}]
         assert lib.store.matching_ids("multimodal") == {vgr.id}
         assert lib.search("multi-modal", mode="lexical")[0].paper.id == vgr.id  # as written, as before
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from paperscope.index.lexical import cjk_bigrams
+from paperscope.index.lexical import cjk_bigrams, with_joined_compounds
 from paperscope.model import Paper
 from paperscope.normalize.html import note_to_html
 
@@ -81,7 +81,7 @@ def explain(hit: SearchHit, query: str) -> dict[str, Any]:
     words = list(dict.fromkeys(w for w in re.findall(r"\w+", cjk_bigrams(query.lower())) if len(w) > 1))
     matched = []
     for field, text_of in _FIELDS if "lexical" in hit.scores else ():
-        text = cjk_bigrams(text_of(hit.paper).lower())
+        text = cjk_bigrams(with_joined_compounds(text_of(hit.paper)).lower())  # as indexed: "multi-modal" too
         found = [w for w in words if re.search(rf"\b{re.escape(w)}", text)]
         if found:
             matched.append({"words": found, "field": field})
