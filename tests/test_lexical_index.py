@@ -167,6 +167,9 @@ def test_a_hyphenated_word_is_found_by_its_joined_spelling_in_every_index(librar
         hits = lib.search("multimodal", mode="lexical")
         assert names(hits) == ["VGR"] and "\x02Multi-modal\x03" in hits[0].snippet
         assert explain(hits[0], "multimodal")["matched"] == [{"words": ["multimodal"], "field": "abstract"}]
+        assert explain(hits[0], "multi-modal")["matched"] == [{"words": ["multi-modal"], "field": "abstract"}]
+        joined = replace(hits[0], paper=replace(vgr, abstract="Multimodal diffusion."))
+        assert explain(joined, "multi-modal")["matched"] == [{"words": ["multi-modal"], "field": "abstract"}]
         assert lib.store.matching_ids("multimodal") == {vgr.id}
         assert lib.search("multi-modal", mode="lexical")[0].paper.id == vgr.id  # as written, as before
 

@@ -8,7 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paperscope.errors import PaperscopeError
-from paperscope.index.lexical import COLUMNS, Filters, cjk_bigrams, other_forms, parse, snippet
+from paperscope.index.lexical import (
+    COLUMNS,
+    Filters,
+    cjk_bigrams,
+    other_forms,
+    parse,
+    snippet,
+    with_joined_compounds,
+)
 from paperscope.index.lexical_index import LexicalIndex
 from paperscope.library import Library
 
@@ -155,6 +163,23 @@ def test_a_word_finds_its_other_number_below_the_word_itself():
     index.update([], [(row, _document(text)) for row, text in texts], 1)
     found = index.search(parse("policy robot"), 5)
     assert [(row, every) for row, _, every in found] == [(2, True), (1, True), (3, False)]
+
+
+def test_a_hyphenated_query_word_finds_the_papers_that_join_it_and_a_hyphenated_paper_counts_once():
+    assert parse("fine-tuning of GPT-4 in 2019-2020").joined == [
+        (('"fine"', '"tuning"'), '"finetuning"'),
+        (('"gpt"', '"4"'), '"gpt4"'),
+    ]
+    index = LexicalIndex(None)
+    texts = ((1, "We study finetuning of models."), (2, "Fine-tuning of models."), (3, "Models."))
+    index.update([], [(row, _document(with_joined_compounds(text))) for row, text in texts], 1)
+    query = parse("fine-tuning models")
+    found = {row: (score, every) for row, score, every in index.search(query, 5)}
+    assert found.keys() == {1, 2, 3} and found[1][1] and found[2][1] and not found[3][1]
+    query.joined = []  # the words alone: the joined paper is no longer found with both, the hyphenated scores alike
+    alone = {row: (score, every) for row, score, every in index.search(query, 5)}
+    assert not alone[1][1] and alone[2] == pytest.approx(found[2])
+    assert snippet("We study finetuning.", parse("fine-tuning")) == "We study \x02finetuning\x03."
 
 
 def _document(abstract: str) -> tuple[str, ...]:

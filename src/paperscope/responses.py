@@ -12,7 +12,7 @@ import re
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from paperscope.index.lexical import cjk_bigrams, with_joined_compounds
+from paperscope.index.lexical import cjk_bigrams, hyphenated_words, with_joined_compounds
 from paperscope.model import Paper
 from paperscope.normalize.html import note_to_html
 
@@ -78,13 +78,19 @@ _FIELDS = (
 def explain(hit: SearchHit, query: str) -> dict[str, Any]:
     """A score's reasons: which query words each field matched (each word told once, in its strongest
     field), the similarity of meaning, and whether the query was the paper's id."""
-    words = list(dict.fromkeys(w for w in re.findall(r"\w+", cjk_bigrams(query.lower())) if len(w) > 1))
+    typed = query.lower()
+    words = list(dict.fromkeys(w for w in re.findall(r"\w+", cjk_bigrams(typed)) if len(w) > 1))
+    # a word typed with hyphens is found joined too ("fine-tuning": "finetuning"), as the index finds it
+    spelled = {word.replace("-", ""): word for word in hyphenated_words(typed)}
+    words += [word for word in spelled if word not in words]
     matched = []
     for field, text_of in _FIELDS if "lexical" in hit.scores else ():
         text = cjk_bigrams(with_joined_compounds(text_of(hit.paper)).lower())  # as indexed: "multi-modal" too
         found = [w for w in words if re.search(rf"\b{re.escape(w)}", text)]
         if found:
-            matched.append({"words": found, "field": field})
+            parts = {part for word in found if word in spelled for part in spelled[word].split("-")}
+            told = [spelled.get(w, w) for w in found if w not in parts]  # "fine-tuning", as typed, for its parts
+            matched.append({"words": told, "field": field})
             words = [w for w in words if w not in found]
     similar = hit.scores.get("semantic")
     return {"by_id": not hit.scores, "matched": matched, "similar_meaning": round(similar, 2) if similar else None}

@@ -132,11 +132,21 @@ def with_joined_compounds(text: str) -> str:
     1,281 "fine-tuning" and 234 "finetuning"), and the index splits a hyphenated word in two, so a query
     of the joined spelling missed the papers that hyphenate it. After the text, not beside each word,
     so that "pre-trained language models" stays a phrase."""
+    joined = joined_words(text)
+    return f"{text} {' '.join(joined)}" if joined else text
+
+
+def joined_words(text: str) -> list[str]:
+    """Each hyphenated word of the text, joined: "pre-trained GPT-4" -> ["pretrained", "GPT4"]."""
+    return [word.replace("-", "") for word in hyphenated_words(text)]
+
+
+def hyphenated_words(text: str) -> list[str]:
+    """The words of the text written with hyphens, but numbers ("2019-2020") and CJK: "pre-trained", "GPT-4"."""
     if "-" not in text:
-        return text
-    joined = [found.group().replace("-", "") for found in _hyphenated(text)]
-    kept = [word for word in joined if not word.isdigit() and not CJK.search(word)]  # "2019-2020" is no word
-    return f"{text} {' '.join(kept)}" if kept else text
+        return []
+    found = [match.group() for match in _hyphenated(text)]
+    return [word for word in found if not word.replace("-", "").isdigit() and not CJK.search(word)]
 
 
 def document(paper: Paper) -> tuple[str, ...]:
@@ -164,6 +174,9 @@ class Query:
     words: list[str] = field(default_factory=list)  # the wanted text as typed, for the sentence encoder
     typed: bool = True  # False for a Chinese query's English: its glossary phrases rank, they do not filter
     pairs: list[tuple[str, str]] = field(default_factory=list)  # adjacent words: a paper holding one ranks higher
+    # a hyphenated word typed, as its terms ('"fine"', '"tuning"') and its joined spelling ('"finetuning"'),
+    # which the index holds for the papers that hyphenate it and which the papers that join it write
+    joined: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -208,6 +221,13 @@ class Query:
     def content(self) -> list[str]:
         """The terms without stop words, unless nothing else is left ("the who")."""
         return [t for t in self.must if t.strip('"') not in _STOPWORDS] or self.must
+
+    def joined_content(self) -> list[tuple[tuple[str, ...], str]]:
+        """`joined`, each word's terms as content() keeps them ("state-of-the-art": "state", "art")."""
+        kept = set(self.content())
+        return [
+            (tuple(t for t in apart if t in kept), together) for apart, together in self.joined if kept & set(apart)
+        ]
 
     def rarest(self, frequency: Callable[[str], int] | None = None) -> list[str]:
         """The terms an "any term" pass scores.
@@ -265,6 +285,8 @@ def parse(text: str) -> Query:
         terms = [_quote(" ".join(tokens))] if phrase else [_quote(t) for t in tokens]
         if column:
             terms = [f"{column} : {t}" for t in terms]
+        elif free and not phrase and len(tokens) > 1 and (joined := joined_words(raw.lower())) == ["".join(tokens)]:
+            query.joined.append((tuple(terms), _quote(joined[0])))
         if match.group("neg"):
             query.exclude += terms
         else:
@@ -353,7 +375,7 @@ def snippet(text: str, query: Query, chars: int = 240) -> str:
     Made here rather than by FTS5's snippet(), which re-reads every matching row's text: for the
     100 rows a hybrid search takes from each list, that was most of its time.
     """
-    wanted = _marked_words(tuple(query.must))
+    wanted = _marked_words((*query.must, *(joined for _, joined in query.joined)))
     spans = _whole_words(text, wanted) if wanted and text else []
     if not spans:
         return ""

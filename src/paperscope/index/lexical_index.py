@@ -190,14 +190,17 @@ class LexicalIndex:
 
     def _every(self, query: lexical.Query, term: Callable[[str], tantivy.Query]) -> list[tantivy.Query] | None:
         terms = query.content()
-        return [term(t) for t in terms] if terms else None
+        return _joined_or_apart(terms, query.joined_content(), term, tantivy.Occur.Must) if terms else None
 
     def _any(self, query: lexical.Query, term: Callable[[str], tantivy.Query]) -> list[tantivy.Query] | None:
         required = query.required()
         words = [w for w in query.rarest(self.frequency) if w not in required]
         if len(words) + len(required) < 2 or not words:
             return None
-        either = tantivy.Query.boolean_query([(tantivy.Occur.Should, term(w)) for w in words])
+        kept = set(words)
+        joined = [(tuple(t for t in apart if t in kept), together) for apart, together in query.joined_content()]
+        clauses = _joined_or_apart(words, [(apart, j) for apart, j in joined if apart], term, tantivy.Occur.Should)
+        either = tantivy.Query.boolean_query([(tantivy.Occur.Should, clause) for clause in clauses])
         return [*(term(t) for t in required), either]
 
     def _side_by_side(self, pairs: list[tuple[str, str]]) -> list[tantivy.Query]:
@@ -280,3 +283,29 @@ class LexicalIndex:
         ours = sum(idf(self.searcher.doc_freq(field, word), True) for word in words)
         hits = self.searcher.doc_freq(field, words[0]) if len(words) == 1 else self.searcher.search(query, 1).count
         return idf(hits or 0, False) / ours if ours > 0 else 1.0
+
+
+def _joined_or_apart(
+    terms: list[str],
+    joined: list[tuple[tuple[str, ...], str]],
+    term: Callable[[str], tantivy.Query],
+    occur: tantivy.Occur,
+) -> list[tantivy.Query]:
+    """A query per term, but a hyphenated word's terms ("fine", "tuning"; each `occur`: all or any of them)
+    make one, which its joined spelling ("finetuning") meets as well, scored as the better of the two: a
+    paper that hyphenates it holds both spellings (lexical.with_joined_compounds), and counted twice it
+    outranked papers with the query's other words (bench/search_eval.py's tune parts)."""
+    found, at = [], 0
+    while at < len(terms):
+        group = next(
+            ((apart, together) for apart, together in joined if tuple(terms[at : at + len(apart)]) == apart), None
+        )
+        if group is None:
+            found.append(term(terms[at]))
+            at += 1
+            continue
+        apart, together = group
+        parts = tantivy.Query.boolean_query([(occur, term(t)) for t in apart])
+        found.append(tantivy.Query.disjunction_max_query([parts, term(together)]))
+        at += len(apart)
+    return found
