@@ -6,6 +6,7 @@ from importlib.resources import files
 
 import pytest
 
+from paperscope.index.lexical import parse
 from paperscope.index.translate import read_glossary, translate
 from paperscope.library import Library
 
@@ -131,7 +132,7 @@ def test_senses_are_the_ones_the_library_uses():
 def test_everyday_words_of_topical_queries_get_their_paper_senses():
     # each was mistranslated before it had a glossary line: union, dependent on / cut costs, isomeric …
     anything = lambda word: 1  # noqa: E731
-    assert translate("大模型联邦微调", anything).text == '"large language models" federated finetuning'
+    assert translate("大模型联邦微调", anything).text == '"large language models" federated fine-tuning'
     assert translate("依赖图上带切换成本的线性老虎机", anything).text == (
         '"dependency graph" "switching costs" "linear bandits"'
     )
@@ -174,10 +175,19 @@ def test_large_model_quantisation_finds_the_quantisation_papers(library):
         assert all(any(place in where for where in found) for place in quantisation), mode
 
 
+def test_a_hyphenated_sense_also_finds_the_papers_that_join_it(library):
+    # 微调 is searched as "fine-tuning": its parts, or "finetuning" (lexical.Query.joined), as typed English is
+    assert library.searched_as("微调") == "fine-tuning"
+    assert parse(translate("微调", lambda word: 1).text).joined == [(('"fine"', '"tuning"'), '"finetuning"')]
+    english = {h.paper.id for h in library.search("fine-tuning", limit=100, mode="lexical")}
+    assert {h.paper.id for h in library.search("微调", limit=100, mode="lexical")} == english
+    assert {h.paper.id for h in library.search("finetuning", limit=100, mode="lexical")} <= english
+
+
 def test_a_mixed_query_translates_only_its_chinese(library):
-    assert library.searched_as("LoRA 微调") == "LoRA finetuning"
+    assert library.searched_as("LoRA 微调") == "LoRA fine-tuning"
     mixed = library.search("LoRA 微调", limit=3, mode="lexical")
-    english = library.search("LoRA finetuning", limit=3, mode="lexical")
+    english = library.search("LoRA fine-tuning", limit=3, mode="lexical")
     assert [h.paper.id for h in mixed] == [h.paper.id for h in english]
     assert mixed[0].paper.name == "CoLA"
 
