@@ -222,9 +222,9 @@ class Query:
         """The terms without stop words, unless nothing else is left ("the who")."""
         return [t for t in self.must if t.strip('"') not in _STOPWORDS] or self.must
 
-    def joined_content(self) -> list[tuple[tuple[str, ...], str]]:
-        """`joined`, each word's terms as content() keeps them ("state-of-the-art": "state", "art")."""
-        kept = set(self.content())
+    def joined_within(self, terms: list[str]) -> list[tuple[tuple[str, ...], str]]:
+        """`joined`, each word's terms narrowed to `terms` (content() leaves "state-of-the-art" "state", "art")."""
+        kept = set(terms)
         return [
             (tuple(t for t in apart if t in kept), together) for apart, together in self.joined if kept & set(apart)
         ]

@@ -190,16 +190,14 @@ class LexicalIndex:
 
     def _every(self, query: lexical.Query, term: Callable[[str], tantivy.Query]) -> list[tantivy.Query] | None:
         terms = query.content()
-        return _joined_or_apart(terms, query.joined_content(), term, tantivy.Occur.Must) if terms else None
+        return _joined_or_apart(terms, query.joined_within(terms), term, tantivy.Occur.Must) if terms else None
 
     def _any(self, query: lexical.Query, term: Callable[[str], tantivy.Query]) -> list[tantivy.Query] | None:
         required = query.required()
         words = [w for w in query.rarest(self.frequency) if w not in required]
         if len(words) + len(required) < 2 or not words:
             return None
-        kept = set(words)
-        joined = [(tuple(t for t in apart if t in kept), together) for apart, together in query.joined_content()]
-        clauses = _joined_or_apart(words, [(apart, j) for apart, j in joined if apart], term, tantivy.Occur.Should)
+        clauses = _joined_or_apart(words, query.joined_within(words), term, tantivy.Occur.Should)
         either = tantivy.Query.boolean_query([(tantivy.Occur.Should, clause) for clause in clauses])
         return [*(term(t) for t in required), either]
 
