@@ -175,10 +175,11 @@ def test_a_hyphenated_word_is_found_by_its_joined_spelling_in_every_index(librar
 
 
 def test_a_library_indexed_before_joined_spellings_is_indexed_again_and_its_tantivy_index_follows(
-    seeded_copy, monkeypatch
+    seeded_copy, monkeypatch, tmp_path
 ):
     """Schema 13 indexes every paper again (lexical.with_joined_compounds); the tantivy index beside the
-    file, built from the old index, reads every paper again too."""
+    file, built from the old index, reads every paper again too, as the library opens, and the upgrade
+    is reported (a new or current library's opening is not)."""
     vgr = "VGR"
     monkeypatch.setattr(lexical, "with_joined_compounds", lambda text: text)  # as schema 12 indexed papers
     with Library(seeded_copy) as lib:
@@ -191,9 +192,15 @@ def test_a_library_indexed_before_joined_spellings_is_indexed_again_and_its_tant
         assert vgr not in names(lib.search("multimodal", mode="lexical")) and in_step(lib)
         db.execute("PRAGMA user_version = 12")
     monkeypatch.undo()
-    with Library(seeded_copy) as lib:
+    reports = []
+    with Library(seeded_copy, progress=lambda *report: reports.append(report)) as lib:
+        assert reports == [("upgrade", 0, 2), ("upgrade", 1, 2), ("upgrade", 2, 2)]
+        assert lib.store._lexical._current() is not None  # caught up already, not in the first search
         assert vgr in names(lib.search("multimodal", mode="lexical")) and in_step(lib)
         assert vgr in [lib.paper(pid).name for pid in lib.store.matching_ids("multimodal")]
+    for opened in (seeded_copy, tmp_path / "new.db"):
+        Library(opened, progress=lambda *report: reports.append(report)).close()
+    assert len(reports) == 3
 
 
 def test_tantivy_finds_what_fts5_finds_and_the_other_number_of_a_word_too(seeded_copy):

@@ -350,15 +350,17 @@ def test_a_schema_3_database_gets_its_postings(seeded_db, request, tmp_path):
             " DROP TABLE lexical_changes; DROP FUNCTION paperscope_papers_added, paperscope_papers_removed,"
             " paperscope_papers_changed CASCADE; UPDATE schema_version SET version = 3"
         )
-    with Library(server) as postgres, Library(seeded_db) as sqlite:
+    reports = []
+    with Library(server, progress=lambda *report: reports.append(report)) as postgres, Library(seeded_db) as sqlite:
         assert postgres.check()["schema"] == 7
+        assert reports == [("upgrade", 0, 2), ("upgrade", 1, 2), ("upgrade", 2, 2)]
         _postings_follow_the_papers(postgres)
         _same_lexical_results(_fts5(sqlite), _posting_table(postgres), QUERIES)
 
 
 def test_a_schema_6_database_is_indexed_again_with_joined_spellings(seeded_db, request, tmp_path):
-    """Schema 7 indexes every paper again (lexical.with_joined_compounds): "multimodal" then finds the
-    paper that writes "Multi-modal" in the posting table, as in SQLite's FTS5."""
+    """Schema 7 indexes every paper again (lexical.with_joined_compounds), reported as the library opens:
+    "multimodal" then finds the paper that writes "Multi-modal" in the posting table, as in SQLite's FTS5."""
     server = new_location("postgres", request, tmp_path)
     assert run_cli("copy", "--from", seeded_db, "--to", server).code == 0
     with psycopg.connect(server, autocommit=True) as conn:  # the word as schema 6 left it: not indexed
@@ -366,8 +368,10 @@ def test_a_schema_6_database_is_indexed_again_with_joined_spellings(seeded_db, r
             "DELETE FROM postings WHERE term = 'multimodal'; DELETE FROM terms WHERE term = 'multimodal';"
             " UPDATE papers SET doc = ts_delete(doc, 'multimodal'); UPDATE schema_version SET version = 6"
         )
-    with Library(server) as postgres, Library(seeded_db) as sqlite:
+    reports = []
+    with Library(server, progress=lambda *report: reports.append(report)) as postgres, Library(seeded_db) as sqlite:
         assert postgres.check()["schema"] == 7
+        assert reports == [("upgrade", 0, 2), ("upgrade", 1, 2), ("upgrade", 2, 2)]
         _postings_follow_the_papers(postgres)
         assert VGR in postgres.store.matching_ids("multimodal")
         _same_lexical_results(_fts5(sqlite), _posting_table(postgres), [*QUERIES, "multimodal", "pretrained"])

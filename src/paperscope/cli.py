@@ -113,8 +113,11 @@ def _location(ctx: typer.Context, db: str | None) -> str:
 
 
 def _library(ctx: typer.Context, db: str | None, create: bool = False) -> Library:
-    """The library; only the commands that fill one (`create`) may start a new SQLite file."""
-    return Library(_existing(_location(ctx, db)) if not create else _location(ctx, db))
+    """The library; only the commands that fill one (`create`) may start a new SQLite file. One made by an
+    older paperscope is upgraded as it opens, with a progress bar."""
+    location = _existing(_location(ctx, db)) if not create else _location(ctx, db)
+    with _progress() as report:
+        return Library(location, progress=report)
 
 
 def _existing(location: str) -> str:
@@ -974,6 +977,7 @@ def serve(
     from paperscope.face.security import parse_readers
 
     path = _existing(_location(ctx, db))
+    _library(ctx, path).close()  # upgraded here, with a progress bar, before the server's processes open it
     token = os.environ.get("PAPERSCOPE_TOKEN") or None
     readers = parse_readers(os.environ.get("PAPERSCOPE_TOKENS", ""))
     if token is None and not readers and host not in LOOPBACK:

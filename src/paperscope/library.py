@@ -104,8 +104,8 @@ class SharedWeights:
 
 
 class Library:
-    def __init__(self, db: str | Path, shared: SharedWeights | None = None) -> None:
-        self.store: Store = open_store(db)
+    def __init__(self, db: str | Path, shared: SharedWeights | None = None, progress: Progress | None = None) -> None:
+        self.store: Store = open_store(db, progress)
         self._weights = shared or SharedWeights()
         self._stats: tuple[tuple[int, int], stats_model.Stats] | None = None
         self._translated: tuple[tuple[str, tuple[int, int]], translate.Translation] | None = None  # the last query's

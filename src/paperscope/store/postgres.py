@@ -39,12 +39,14 @@ from psycopg_pool import ConnectionPool
 from paperscope.errors import PaperscopeError
 from paperscope.index import lexical, semantic
 from paperscope.model import Paper
+from paperscope.progress import Progress
 from paperscope.store import pg_bm25, pg_text, pg_vectors, tantivy_lexical
 from paperscope.store.base import WordCounts
 from paperscope.store.core import CURRENT, SQLCore, where
 from paperscope.store.dialect import POSTGRES
 from paperscope.store.location import safe_location
 from paperscope.store.rows import now_precise, unpack
+from paperscope.store.upgrade import Upgrade
 
 _LOCK = 0x70617065  # the advisory lock of "which papers exist" ("pape")
 POOL_SIZE = 16
@@ -194,7 +196,7 @@ class PostgresStore(SQLCore):
     database_errors = (psycopg.Error,)
     _search_columns = (("doc", "?::tsvector"), ("fields", "?::tsvector"), ("length", "?"))
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, progress: Progress | None = None) -> None:
         super().__init__()
         self.url = url
         self._local = threading.local()
@@ -206,8 +208,9 @@ class PostgresStore(SQLCore):
                 self.read_only = conn.execute("SHOW transaction_read_only").fetchone()[0] == "on"
                 if self.read_only:
                     self._check_replica(conn)
+                    upgrade = Upgrade(SCHEMA_VERSION, SCHEMA_VERSION, None)
                 else:
-                    self._migrate(conn)
+                    upgrade = self._migrate(conn, progress)
         except psycopg.OperationalError as exc:
             raise PaperscopeError(
                 f"{safe_location(url)}: cannot reach the PostgreSQL server ({_first_line(exc)})"
@@ -217,11 +220,12 @@ class PostgresStore(SQLCore):
         )
         self._identity: str | None = None
         self._lexical = tantivy_lexical.IndexBeside(self)
+        upgrade.finish(self._lexical.ready)
         self._vectors_beside = pg_vectors.VectorsBeside(
             lambda: self.cache_path("vectors"), self.papers_version, self._vectors_state, self._vector_rows_counted
         )
 
-    def _migrate(self, conn: psycopg.Connection) -> None:
+    def _migrate(self, conn: psycopg.Connection, progress: Progress | None) -> Upgrade:
         with conn.transaction():
             conn.execute(POSTGRES.prepare("SELECT pg_advisory_xact_lock(?)"), (_LOCK,))  # two first opens: one migrates
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
@@ -239,13 +243,15 @@ class PostgresStore(SQLCore):
                     f"{safe_location(self.url)}: the server has no pgvector (the `vector` extension);"
                     " install it, or use a SQLite file"
                 )
-            for number in range(version, SCHEMA_VERSION):
+            upgrade = Upgrade(version, SCHEMA_VERSION, progress)
+            for number in upgrade.steps():
                 step = MIGRATIONS[number]
                 step(conn) if callable(step) else conn.execute(step.encode())
             if not row:
                 conn.execute(POSTGRES.prepare("INSERT INTO schema_version VALUES (?)"), (SCHEMA_VERSION,))
             else:
                 conn.execute(POSTGRES.prepare("UPDATE schema_version SET version = ?"), (SCHEMA_VERSION,))
+        return upgrade
 
     def _check_replica(self, conn: psycopg.Connection) -> None:
         """A read-only server (a streaming replica) is read as it is: its schema comes from the primary."""

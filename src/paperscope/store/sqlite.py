@@ -23,11 +23,13 @@ import numpy as np
 from paperscope.errors import PaperscopeError
 from paperscope.index import lexical, semantic, vector_file
 from paperscope.model import Paper
+from paperscope.progress import Progress
 from paperscope.store import fts5, tantivy_lexical
 from paperscope.store.base import DEFAULT_READER, WordCounts
 from paperscope.store.core import SQLCore, where
 from paperscope.store.dialect import SQLITE
 from paperscope.store.rows import identities, now_precise, unpack
+from paperscope.store.upgrade import Upgrade
 
 
 def _add_search(db: sqlite3.Connection) -> None:
@@ -211,7 +213,7 @@ class SQLiteStore(SQLCore):
     lexical_head = tantivy_lexical.SQLITE_HEAD
     database_errors = (sqlite3.DatabaseError,)
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, progress: Progress | None = None) -> None:
         super().__init__()
         self.path = str(path)
         if self.path != ":memory:" and not Path(self.path).parent.is_dir():
@@ -227,14 +229,16 @@ class SQLiteStore(SQLCore):
         self._vocabulary: tuple[object, dict[str, int]] = (None, {})
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute(f"PRAGMA cache_size={_READING_CACHE}")
-        self._migrate()
+        upgrade = self._migrate(progress)
         self._lexical = tantivy_lexical.IndexBeside(self)
+        upgrade.finish(self._lexical.ready)
 
-    def _migrate(self) -> None:
+    def _migrate(self, progress: Progress | None) -> Upgrade:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise PaperscopeError(f"{self.path}: made by a newer paperscope (schema {version} > {SCHEMA_VERSION})")
-        for number in range(version, SCHEMA_VERSION):
+        upgrade = Upgrade(version, SCHEMA_VERSION, progress)
+        for number in upgrade.steps():
             with self.transaction():
                 step = MIGRATIONS[number]
                 if callable(step):
@@ -244,6 +248,7 @@ class SQLiteStore(SQLCore):
                         if statement.strip():
                             self.db.execute(statement)
                 self.db.execute(f"PRAGMA user_version = {number + 1}")
+        return upgrade
 
     # how a statement runs
 
