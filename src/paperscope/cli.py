@@ -358,11 +358,8 @@ def search(
     if not rows:
         out.print("no papers match")
     else:
-        out.print(
-            f"[dim]{total:,} papers match; the first {len(rows)}:[/dim]"
-            if total > len(rows)
-            else f"[dim]{total:,} papers match[/dim]"
-        )
+        matching = f"{total:,}{'+' if found.capped else ''} papers match"
+        out.print(f"[dim]{matching}; the first {len(rows)}:[/dim]" if total > len(rows) else f"[dim]{matching}[/dim]")
     for row, hit in zip(rows, found.hits, strict=True):
         out.print(
             f"[bold]{row['rank']}. {_shown(row['display_title'])}[/bold]  [dim]{row['id']} · "

@@ -55,6 +55,7 @@ class SearchPage:
     hits: list[SearchHit]
     total: int  # the whole result set, up to MAX_RESULTS
     facets: dict[str, list[tuple[object, int]]]  # over the whole result set without the filters chosen; {} unasked
+    capped: bool = False  # more papers match than MAX_RESULTS: `total` is a floor ("1,000+ papers match")
 
 
 @dataclass
@@ -310,24 +311,25 @@ class Library:
         order: str = "relevance",
         facets: bool = False,
     ) -> SearchPage:
-        """One page of a search, the size of its whole result set (up to MAX_RESULTS) and, with
-        `facets`, that set's facet counts (taken without `filters`, so that each facet shows what
-        choosing it would give): what the search page and the API show, from one ranking when no
-        filter is chosen."""
+        """One page of a search, the size of its whole result set (up to MAX_RESULTS; one more found
+        says that more match) and, with `facets`, that set's facet counts (taken without `filters`, so
+        that each facet shows what choosing it would give): what the search page and the API show,
+        from one ranking when no filter is chosen."""
         query = lexical.parse(text)
-        ranked, read = self._ranked(text, query, MAX_RESULTS, filters, "words", mode, MAX_RESULTS)
+        ranked, read = self._ranked(text, query, MAX_RESULTS + 1, filters, "words", mode, MAX_RESULTS + 1)
+        capped = len(ranked) > MAX_RESULTS
         ranked = ranked[:MAX_RESULTS]
         marked = self._lexical_query(text, query, "words")
         hits = self._page(ranked, read, marked, offset, max(1, min(limit, MAX_RESULTS)), order)
         if not facets:
-            return SearchPage(hits, len(ranked), {})
+            return SearchPage(hits, len(ranked), {}, capped)
         unfiltered = (
             ranked
             if not (filters and filters.active)
             else self._ranked(text, query, MAX_RESULTS, None, "words", mode, MAX_RESULTS)[0][:MAX_RESULTS]
         )
         counts = self.store.facet_counts_of([paper_id for paper_id, _, _ in unfiltered])
-        return SearchPage(hits, len(ranked), counts)
+        return SearchPage(hits, len(ranked), counts, capped)
 
     def _page(
         self,

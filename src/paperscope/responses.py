@@ -179,6 +179,7 @@ def search_reply(
         "searched_as": searched_as,
         "order": order,
         "total": found.total,
+        "capped": found.capped,
         "offset": offset,
         "limit": limit,
         "results": [search_hit(h, searched_as or query) for h in found.hits],

@@ -106,6 +106,7 @@ def search_page(
         "results": [search_hit(h, searched_as or q) for h in found.hits],
         "facets": found.facets,
         "total": found.total,
+        "capped": found.capped,
         "page": page,
         "pages": max(1, -(-found.total // PAGE)),
         "first": (page - 1) * PAGE + 1,
