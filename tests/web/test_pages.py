@@ -9,7 +9,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import HOSTILE
+from ..conftest import CORPUS, run_cli
+from .conftest import HOSTILE, serving
 
 
 def test_typing_a_query_shows_results_and_puts_it_in_the_url(server, page: Page):
@@ -379,3 +380,24 @@ def test_every_page_and_the_api_docs_work_with_no_network(server, browser):
         assert page.locator("main").count() == 1, path
     assert outside == [] and failed == []
     context.close()
+
+
+def test_a_search_matching_more_papers_than_it_ranks_says_its_count_is_a_floor(page: Page, tmp_path):
+    """Over 1,000 of AAAI 2022's 1,319 papers hold "we": a search ranks the first 1,000 and says that more
+    match (command line, API, page, whose facets say what they count), not that exactly 1,000 do; a
+    narrower search counts exactly what it ranks."""
+    db = tmp_path / "aaai.db"
+    assert run_cli("--db", db, "ingest", CORPUS / "aaai2022.json.gz", "--no-embed").code == 0
+    shown = run_cli("--db", db, "search", "we", "--mode", "lexical", "--limit", "1")
+    assert shown.out.startswith("1,000+ papers match; the first 1:")
+    with serving(db) as url:
+        wide = httpx.get(f"{url}/api/search", params={"q": "we", "mode": "lexical"}).json()
+        assert (wide["total"], wide["capped"]) == (1000, True)
+        narrow = httpx.get(f"{url}/api/search", params={"q": "reinforcement", "limit": 1000}).json()
+        assert not narrow["capped"] and narrow["total"] == len(narrow["results"]) < 1000
+        page.goto(f"{url}/?q=we&mode=lexical")
+        expect(page.locator("#results .summary").first).to_have_text("Showing 1–20 / 1000+ results")
+        expect(page.locator(".facets .hint")).to_have_text("Counted over the first 1000 results.")
+        page.goto(f"{url}/?q=reinforcement")
+        expect(page.locator("#results .summary").first).to_have_text(f"Showing 1–20 / {narrow['total']} results")
+        assert page.locator(".facets .hint").count() == 0
