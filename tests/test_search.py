@@ -182,6 +182,27 @@ def test_a_hyphenated_query_word_finds_the_papers_that_join_it_and_a_hyphenated_
     assert snippet("We study finetuning.", parse("fine-tuning")) == "We study \x02finetuning\x03."
 
 
+def test_a_phrase_with_a_hyphenated_word_finds_the_papers_that_join_it():
+    """A phrase ("pre-trained language models", typed or a glossary sense) also finds the papers that
+    write it joined ("pretrained language models"), in both passes, and still requires the phrase."""
+    assert parse('"pre-trained language models" for QA').joined == [
+        (('"pre trained language models"',), '"pretrained language models"')
+    ]
+    index = LexicalIndex(None)
+    texts = (
+        (1, "Distilling pretrained language models for QA."),
+        (2, "Distilling pre-trained language models."),
+        (3, "Pretrained vision models and language models."),
+    )
+    index.update([], [(row, _document(with_joined_compounds(text))) for row, text in texts], 1)
+    every = index.search(parse('"pre-trained language models"'), 5)
+    assert {row for row, _, _ in every} == {1, 2}
+    either = index.search(parse('"pre-trained language models" QA distilling'), 5)
+    assert {row: every for row, _, every in either} == {1: True, 2: False}
+    marked = snippet(texts[0][1], parse('"pre-trained language models"'))
+    assert marked == "Distilling \x02pretrained\x03 \x02language\x03 \x02models\x03 for QA."
+
+
 def _document(abstract: str) -> tuple[str, ...]:
     return tuple(abstract if column == "abstract" else "" for column in COLUMNS)
 

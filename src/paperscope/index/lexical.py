@@ -143,10 +143,28 @@ def joined_words(text: str) -> list[str]:
 
 def hyphenated_words(text: str) -> list[str]:
     """The words of the text written with hyphens, but numbers ("2019-2020") and CJK: "pre-trained", "GPT-4"."""
+    return [match.group() for match in _joinable(text)]
+
+
+def joined_phrase(phrase: str) -> str | None:
+    """A phrase's words with its hyphenated words joined ("pre-trained language models" -> "pretrained
+    language models"), as a paper that joins them writes it; None when it has no hyphenated word."""
+    pieces, at = [], 0
+    for match in _joinable(phrase):
+        pieces += [phrase[at : match.start()], match.group().replace("-", "")]
+        at = match.end()
+    if not pieces:
+        return None
+    return " ".join(_WORD.findall(cjk_bigrams("".join([*pieces, phrase[at:]]))))
+
+
+def _joinable(text: str) -> Iterator[re.Match[str]]:
     if "-" not in text:
-        return []
-    found = [match.group() for match in _hyphenated(text)]
-    return [word for word in found if not word.replace("-", "").isdigit() and not CJK.search(word)]
+        return
+    for match in _hyphenated(text):
+        word = match.group()
+        if not word.replace("-", "").isdigit() and not CJK.search(word):
+            yield match
 
 
 def document(paper: Paper) -> tuple[str, ...]:
@@ -175,7 +193,8 @@ class Query:
     typed: bool = True  # False for a Chinese query's English: its glossary phrases rank, they do not filter
     pairs: list[tuple[str, str]] = field(default_factory=list)  # adjacent words: a paper holding one ranks higher
     # a hyphenated word typed, as its terms ('"fine"', '"tuning"') and its joined spelling ('"finetuning"'),
-    # which the index holds for the papers that hyphenate it and which the papers that join it write
+    # which the index holds for the papers that hyphenate it and which the papers that join it write; a
+    # phrase with one, as the phrase and the phrase joined ('"pretrained language models"')
     joined: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
 
     @property
@@ -287,6 +306,8 @@ def parse(text: str) -> Query:
             terms = [f"{column} : {t}" for t in terms]
         elif free and not phrase and len(tokens) > 1 and (joined := joined_words(raw.lower())) == ["".join(tokens)]:
             query.joined.append((tuple(terms), _quote(joined[0])))
+        elif free and phrase and (together := joined_phrase(raw.lower())):
+            query.joined.append((tuple(terms), _quote(together)))
         if match.group("neg"):
             query.exclude += terms
         else:

@@ -199,7 +199,7 @@ class LexicalIndex:
             return None
         clauses = _joined_or_apart(words, query.joined_within(words), term, tantivy.Occur.Should)
         either = tantivy.Query.boolean_query([(tantivy.Occur.Should, clause) for clause in clauses])
-        return [*(term(t) for t in required), either]
+        return [*_joined_or_apart(required, query.joined_within(required), term, tantivy.Occur.Must), either]
 
     def _side_by_side(self, pairs: list[tuple[str, str]]) -> list[tantivy.Query]:
         """A query per pair of adjacent words, which scores the papers holding the two as a phrase."""
