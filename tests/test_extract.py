@@ -512,3 +512,13 @@ def test_every_name_of_a_list_before_datasets_is_a_benchmark():
         "PRID2011",
         "CUHK01",
     ]
+
+
+def test_a_models_name_called_a_dataset_is_a_benchmark_there():
+    """COLM 2025's SpecDec++: "a 2.04x speedup on the Alpaca dataset" names a dataset, not the model."""
+    from paperscope.extract.entities import find_benchmarks, find_models
+
+    text = "It achieves a 2.04x speedup on the Alpaca dataset. On the GSM8K and HumanEval datasets, 2.26x."
+    assert find_models(text) == [] and find_benchmarks(text) == ["Alpaca", "GSM8K", "HumanEval"]
+    tuned = "We fine-tune Alpaca-7B on the ShareGPT dataset."
+    assert find_models(tuned) == ["Alpaca-7B"]

@@ -68,6 +68,7 @@ _NOT_NAMES = {
 
 _DATASET_WORD = r"(?:datasets?|benchmarks?|corpus|corpora|challenges?|suite)\b"
 _DATASET_AFTER = r"\)?\s+" + _DATASET_WORD
+_CALLED_A_DATASET = re.compile(_DATASET_AFTER)
 
 
 def _with_variant(text: str, end: int, name: str) -> str:
@@ -100,18 +101,22 @@ def _ordered(found: list[str]) -> list[str]:
 
 
 def find_models(text: str, exclude: str | None = None) -> list[str]:
-    return _ordered([text[s:e] for s, e in models().find(text) if text[s:e] != exclude])
+    """Models named in the text; not a model's name called a dataset there ("the Alpaca dataset")."""
+    return _ordered(
+        [text[s:e] for s, e in models().find(text) if text[s:e] != exclude and not _CALLED_A_DATASET.match(text, e)]
+    )
 
 
 def find_benchmarks(text: str, exclude: str | None = None, known_models: list[str] | None = None) -> list[str]:
-    """Benchmarks named in the text, with the variant a suffix names ("ImageNet-LT"); models (found already,
-    or found here) are not benchmarks, nor is an acronym the text defines as a task ("end-to-end (E2E)",
-    "Embodied Question Answering (EQA)")."""
+    """Benchmarks named in the text, with the variant a suffix names ("ImageNet-LT"), and a model's name
+    called a dataset ("the Alpaca dataset"); models (found already, or found here) are not benchmarks,
+    nor is an acronym the text defines as a task ("end-to-end (E2E)", "Embodied Question Answering (EQA)")."""
     found = [(s, _with_variant(text, e, text[s:e])) for s, e in benchmarks().find(text)]
     found = [(s, name) for s, name in found if not _a_task(text, name)]
     if "Bench" in text or "Eval" in text or "QA" in text:
         found += [(m.start(), m.group()) for m in _BENCH_SHAPE.finditer(text) if not _a_task(text, m.group())]
     if "benchmark" in text or "dataset" in text or "suite" in text:
+        found += [(s, text[s:e]) for s, e in models().find(text) if _CALLED_A_DATASET.match(text, e)]
         # a bare acronym before "datasets" is usually the task ("MMT datasets"), a coined word a name
         found += [
             (m.start(1), m.group(1))
