@@ -268,6 +268,8 @@ def test_search_from_the_command_line(seeded_db, tmp_path):
     found = json.loads(run_cli("--db", seeded_db, "search", "NEMO", "--json").out)
     assert found["results"][0]["name"] == "NEMO"
     assert {"rank", "id", "score", "scores", "snippet", "snippet_html"} <= set(found["results"][0])
+    raw = run_cli("--db", seeded_db, "search", "decoding OR models", "--syntax", "fts", "--limit", "2")
+    assert raw.out.startswith("2+ papers match; the first 2:")  # not "2 papers match"
     bad = run_cli("--db", seeded_db, "search", "x", "--year", "last year")
     assert bad.code == 1 and bad.err.startswith("error: year takes")
 

@@ -344,9 +344,9 @@ def search(
     with _library(ctx, db) as library:
         if syntax == "words":  # the page and its total as the web pages and the API give them
             found = library.search_page(query, limit, 0, filters, mode)
-        else:
-            hits = library.search(query, limit, filters, syntax, mode)
-            found = SearchPage(hits, len(hits), {})
+        else:  # raw FTS5 syntax ranks `limit` papers: one more says whether more match
+            hits = library.search(query, limit + 1, filters, syntax, mode)
+            found = SearchPage(hits[:limit], len(hits[:limit]), {}, len(hits) > limit or len(hits) == MAX_RESULTS)
         searched_as = library.searched_as(query, mode, syntax)
     reply = responses.search_reply(query, mode, searched_as, found, limit=limit)
     if as_json:
@@ -359,7 +359,8 @@ def search(
         out.print("no papers match")
     else:
         matching = f"{total:,}{'+' if found.capped else ''} papers match"
-        out.print(f"[dim]{matching}; the first {len(rows)}:[/dim]" if total > len(rows) else f"[dim]{matching}[/dim]")
+        more = total > len(rows) or found.capped
+        out.print(f"[dim]{matching}; the first {len(rows)}:[/dim]" if more else f"[dim]{matching}[/dim]")
     for row, hit in zip(rows, found.hits, strict=True):
         out.print(
             f"[bold]{row['rank']}. {_shown(row['display_title'])}[/bold]  [dim]{row['id']} · "
