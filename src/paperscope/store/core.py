@@ -83,7 +83,6 @@ ORDERS = {
     "year": "p.year NULLS FIRST, p.venue NULLS FIRST, p.id",
     "title": "p.display_title, p.id",
 }
-_FACETS = ("venue", "year", "contribution", "has_code")  # constants: the only columns grouped on
 # A paper's topic label, kept beside the paper (topics are recomputed whole, papers are not rewritten)
 _TOPIC_LABEL = "(SELECT t.label FROM paper_topics AS pt JOIN topics AS t ON t.id = pt.topic WHERE pt.paper_id = p.id)"
 _MISSING = (
@@ -585,30 +584,26 @@ class SQLCore(ABC):
         return int(row[0])  # type: ignore[index]
 
     def facet_counts(self, filters: lexical.Filters | None = None) -> dict[str, list[tuple[object, int]]]:
-        """Papers per venue, year, contribution and has-code among those passing `filters`, most first."""
+        """Papers per venue, year, contribution, has-code and topic among those passing `filters`, most first.
+
+        One pass over the papers for the first four, grouped by all of them at once (a few thousand
+        groups at 92.5k papers; on SQLite in the order of the index that holds them, so without sorting):
+        a query per facet read the papers four times (SQLite 49 -> 29 ms at 92.5k papers)."""
         where_sql, params = where(filters, self.dialect)
-        counts = {
-            column: [
-                _facet(row)
-                for row in self._all(
-                    f"SELECT p.{column}, count(*) AS n FROM papers AS p WHERE TRUE {where_sql}"
-                    f" AND p.{column} IS NOT NULL GROUP BY p.{column} ORDER BY n DESC, p.{column}",
-                    params,
-                )
-            ]
-            for column in _FACETS
-        }
+        columns = "p.contribution, p.has_code, p.venue, p.year"
+        by_columns = self._all(
+            f"SELECT p.venue, p.year, p.contribution, CAST(p.has_code AS INTEGER), NULL, count(*) FROM papers AS p"
+            f" WHERE TRUE {where_sql} GROUP BY {columns}",
+            params,
+        )
         # papers first (CROSS JOIN keeps SQLite's order), read from the index the filters' columns are in:
         # scanning paper_topics first read every paper's row to test a venue (11.5k papers: 70 -> 6 ms)
-        counts["topic"] = [
-            _facet(row)
-            for row in self._all(
-                "SELECT pt.topic, count(*) AS n FROM papers AS p CROSS JOIN paper_topics AS pt"
-                f" WHERE pt.paper_id = p.id {where_sql} GROUP BY pt.topic ORDER BY n DESC, pt.topic",
-                params,
-            )
-        ]
-        return counts
+        by_topic = self._all(
+            "SELECT NULL, NULL, NULL, NULL, pt.topic, count(*) FROM papers AS p CROSS JOIN paper_topics AS pt"
+            f" WHERE pt.paper_id = p.id {where_sql} GROUP BY pt.topic",
+            params,
+        )
+        return tally_facets([*by_columns, *by_topic])
 
     def facet_counts_of(self, paper_ids: list[str]) -> dict[str, list[tuple[object, int]]]:
         """The facet counts of `facet_counts` over these papers."""
@@ -616,7 +611,7 @@ class SQLCore(ABC):
             row
             for clause, params in self.dialect.members(paper_ids)
             for row in self._all(
-                "SELECT p.venue, p.year, p.contribution, CAST(p.has_code AS INTEGER), pt.topic FROM papers AS p"
+                "SELECT p.venue, p.year, p.contribution, CAST(p.has_code AS INTEGER), pt.topic, 1 FROM papers AS p"
                 f" LEFT JOIN paper_topics AS pt ON pt.paper_id = p.id WHERE p.id {clause}",
                 params,
             )
@@ -708,9 +703,3 @@ class SQLCore(ABC):
 
     def put_cite_keys(self, keys: dict[str, str]) -> None:
         self._many("INSERT INTO cite_keys (paper_id, key) VALUES (?, ?)", keys.items())
-
-
-def _facet(row: tuple) -> tuple[object, int]:
-    """(value, papers), a boolean as 0 or 1 (what SQLite stores)."""
-    value, count = row
-    return (int(value) if isinstance(value, bool) else value), count

@@ -68,15 +68,14 @@ FACETS = ("venue", "year", "contribution", "has_code", "topic")
 
 
 def tally_facets(rows: Iterable[tuple]) -> dict[str, list[tuple[object, int]]]:
-    """Papers per value of each facet, most first, from rows of (venue, year, contribution, has_code, topic)."""
+    """Papers per value of each facet, most first (then by value), from rows of (venue, year, contribution,
+    has_code, topic, papers): each row counts its papers for each of its values that is not None."""
     counts: dict[str, dict[object, int]] = {column: {} for column in FACETS}
-    for row in rows:
-        for column, value in zip(FACETS, row, strict=True):
+    for *values, papers in rows:
+        for column, value in zip(FACETS, values, strict=True):
             if value is not None:
-                counts[column][value] = counts[column].get(value, 0) + 1
-    return {
-        column: sorted(found.items(), key=lambda item: (-item[1], str(item[0]))) for column, found in counts.items()
-    }
+                counts[column][value] = counts[column].get(value, 0) + papers
+    return {column: sorted(found.items(), key=lambda item: (-item[1], item[0])) for column, found in counts.items()}
 
 
 class VectorCache:
