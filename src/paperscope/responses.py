@@ -93,7 +93,9 @@ def explain(hit: SearchHit, query: str) -> dict[str, Any]:
             matched.append({"words": told, "field": field})
             words = [w for w in words if w not in found]
     similar = hit.scores.get("semantic")
-    return {"by_id": not hit.scores, "matched": matched, "similar_meaning": round(similar, 2) if similar else None}
+    # a cosine of zero or below says the meanings are unalike: no reason for a place ("similar meaning -0.05")
+    alike = round(similar, 2) if similar and similar > 0 else None
+    return {"by_id": not hit.scores, "matched": matched, "similar_meaning": alike}
 
 
 def explain_in_words(reasons: dict[str, Any]) -> str:

@@ -295,6 +295,9 @@ def test_scores_are_explained_in_words(server, page: Page):
     page.goto(server + "/?q=speculative+decoding")
     why = page.locator("#results .why").first.inner_text()
     assert why.startswith("matched: ") and "in title" in why and re.search(r"similar meaning 0\.\d\d$", why), why
+    page.goto(server + "/?q=" + quote_plus("微调"))  # found by its English; the Chinese is far from English abstracts
+    whys = page.locator("#results .why").all_inner_texts()
+    assert len(whys) > 5 and all("fine-tuning" in w for w in whys[:2]) and not any("meaning -" in w for w in whys), whys
 
 
 def test_find_papers_like_a_pasted_abstract(server, page: Page):
