@@ -346,7 +346,8 @@ def search(
             found = library.search_page(query, limit, 0, filters, mode)
         else:  # raw FTS5 syntax ranks `limit` papers: one more says whether more match
             hits = library.search(query, limit + 1, filters, syntax, mode)
-            found = SearchPage(hits[:limit], len(hits[:limit]), {}, len(hits) > limit or len(hits) == MAX_RESULTS)
+            shown = hits[:limit]
+            found = SearchPage(shown, len(shown), {}, len(hits) > limit or len(hits) == MAX_RESULTS)
         searched_as = library.searched_as(query, mode, syntax)
     reply = responses.search_reply(query, mode, searched_as, found, limit=limit)
     if as_json:

@@ -304,10 +304,8 @@ def parse(text: str) -> Query:
         terms = [_quote(" ".join(tokens))] if phrase else [_quote(t) for t in tokens]
         if column:
             terms = [f"{column} : {t}" for t in terms]
-        elif free and not phrase and len(tokens) > 1 and (joined := joined_words(raw.lower())) == ["".join(tokens)]:
-            query.joined.append((tuple(terms), _quote(joined[0])))
-        elif free and phrase and (together := joined_phrase(raw.lower())):
-            query.joined.append((tuple(terms), _quote(together)))
+        elif free and (together := joined_phrase(raw.lower())) and (phrase or together == "".join(tokens)):
+            query.joined.append((tuple(terms), _quote(together)))  # a phrase, or one hyphenated word
         if match.group("neg"):
             query.exclude += terms
         else:

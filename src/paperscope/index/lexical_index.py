@@ -292,10 +292,10 @@ def _joined_or_apart(
     """A query per term, but a hyphenated word's terms ("fine", "tuning"; each `occur`: all or any of them)
     make one, which its joined spelling ("finetuning") meets as well (a phrase with one: the phrase joined),
     scored as the better of the two, the joined spelling's BM25 at OTHER_FORM's share, as another form of a
-    word is. A paper that hyphenates the
-    word holds both spellings (lexical.with_joined_compounds): counted twice, it outranked papers with the
-    query's other words (bench/search_eval.py's tune parts: vague_en 0.436 -> 0.417), and at its full
-    score the rarer joined word outweighed its parts ("post-training" above "diffusion language models")."""
+    word is. A paper that hyphenates the word holds both spellings (lexical.with_joined_compounds): counted
+    twice, it outranked papers with the query's other words (bench/search_eval.py's tune parts: vague_en
+    0.436 -> 0.417), and at its full score the rarer joined word outweighed its parts ("post-training"
+    above "diffusion language models")."""
     found, at = [], 0
     while at < len(terms):
         group = next(
