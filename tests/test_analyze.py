@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+from collections import Counter
 from dataclasses import replace
 from xml.etree import ElementTree
 
@@ -20,7 +21,7 @@ from paperscope.analyze.charts import topic_name
 from paperscope.analyze.stats import compute
 from paperscope.index import semantic
 from paperscope.library import Library, SharedWeights
-from paperscope.model import Claim
+from paperscope.model import Claim, Mentions
 
 from .conftest import SEEDS, run_cli
 
@@ -159,7 +160,7 @@ def test_versions_of_a_benchmark_are_one_entry_with_variants(seeded_db):
         claims=[Claim("3%", benchmark="AlpacaEval", text="It gains 3% on AlpacaEval.")],
     )
     cifar = replace(rewarding, id="cifar", benchmarks=["CIFAR-100", "SQuAD v1.1"], claims=[])
-    entries = compute([*papers, plain, cifar]).by_benchmark
+    entries = compute([], [], map(Mentions.of, [*papers, plain, cifar])).by_benchmark
     alpaca = find(entries, "AlpacaEval 2.0")
     assert alpaca is not None and alpaca.name == "AlpacaEval" and alpaca.papers == 2
     assert {v for v, _ in alpaca.variants} == {"AlpacaEval", "AlpacaEval 2.0"}
@@ -167,6 +168,20 @@ def test_versions_of_a_benchmark_are_one_entry_with_variants(seeded_db):
     assert find(entries, "CIFAR-10").name == "CIFAR-10" and find(entries, "cifar-100").name == "CIFAR-100"
     assert find(entries, "SQuAD").name == "SQuAD v1.1"
     assert close_names(entries, "CIFAR") == ["CIFAR-10", "CIFAR-100"]
+
+
+def test_the_stats_read_from_the_store_are_those_of_its_papers(seeded_library):
+    """The store counts and passes over papers naming nothing without decoding them: what it gives is
+    what reading every paper whole gives."""
+    papers = list(seeded_library.papers())
+    named = [Mentions.of(p) for p in papers if p.models or p.benchmarks or p.claims]
+    assert 0 < len(named) < len(papers)
+    assert sorted(seeded_library.store.mentions()) == sorted(named)
+    groups = Counter((p.venue, p.year, p.contribution, int(bool(p.urls.code))) for p in papers)
+    topics = Counter(t for p in papers for t in p.topics)
+    whole = compute([(*group, n) for group, n in groups.items()], topics.items(), named)
+    assert seeded_library.stats() == whole
+    assert whole.papers == 51 and whole.with_code == 17 and whole.by_benchmark
 
 
 def test_related_papers_on_the_same_problem_come_first_with_a_reason(seeded_library):

@@ -195,7 +195,10 @@ class Library:
         """Counts and tops over the whole library; computed once per change of the library."""
         version = self.store.version()
         if self._stats is None or self._stats[0] != version:
-            self._stats = (version, stats_model.compute(self.papers()))
+            self._stats = (
+                version,
+                stats_model.compute(self.store.paper_groups(), self.store.topic_sizes(), self.store.mentions()),
+            )
         return self._stats[1]
 
     def benchmark(self, name: str) -> benchmark_model.Benchmark:

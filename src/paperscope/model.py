@@ -6,7 +6,7 @@ Nothing here imports the rest of the project.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 CONTRIBUTIONS = ("method", "benchmark", "dataset", "theory", "analysis", "system", "position")
 
@@ -113,3 +113,17 @@ class Paper:
                 "claims": [Claim(**c) for c in data["claims"]],
             }
         )
+
+
+class Mentions(NamedTuple):
+    """What a paper names: the models, benchmarks and claims a library's statistics gather."""
+
+    id: str
+    display_title: str
+    models: list[str]
+    benchmarks: list[str]
+    claims: list[Claim]
+
+    @classmethod
+    def of(cls, paper: Paper) -> Mentions:
+        return cls(paper.id, paper.display_title, paper.models, paper.benchmarks, paper.claims)

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from paperscope.analyze.benchmarks import Benchmark, ClaimRow, canonical, group
-from paperscope.model import Paper
+from paperscope.model import Mentions
 
 TOP = 15
 
@@ -28,18 +28,23 @@ class Stats:
         return self.with_code / self.papers if self.papers else 0.0
 
 
-def compute(papers: Iterable[Paper]) -> Stats:
-    """One pass over the papers."""
+def compute(
+    groups: Iterable[tuple[str | None, int | None, str, int, int]],
+    topics: Iterable[tuple[str, int]],
+    mentions: Iterable[Mentions],
+) -> Stats:
+    """The statistics of a library from the number of its papers per (venue, year, contribution, has code)
+    met, per topic, and what each paper naming something names."""
     stats = Stats()
-    venues, contributions, topics, benchmarks, models = Counter(), Counter(), Counter(), Counter(), Counter()
-    benchmark_papers: Counter[str] = Counter()
+    venues, contributions = Counter(), Counter()
+    for venue, year, contribution, has_code, papers in groups:
+        stats.papers += papers
+        stats.with_code += papers if has_code else 0
+        venues[" ".join(str(x) for x in (venue, year) if x) or "unknown"] += papers
+        contributions[contribution] += papers
+    benchmarks, benchmark_papers, models = Counter(), Counter(), Counter()
     claims: list[ClaimRow] = []
-    for paper in papers:
-        stats.papers += 1
-        stats.with_code += bool(paper.urls.code)
-        venues[" ".join(str(x) for x in (paper.venue, paper.year) if x) or "unknown"] += 1
-        contributions[paper.contribution] += 1
-        topics.update(paper.topics)
+    for paper in mentions:
         benchmarks.update(set(paper.benchmarks))
         benchmark_papers.update({canonical(b) for b in paper.benchmarks})
         models.update(set(paper.models))
@@ -48,9 +53,10 @@ def compute(papers: Iterable[Paper]) -> Stats:
             for c in paper.claims
             if c.benchmark
         ]
+    claims.sort(key=lambda row: row.paper_id)  # by paper, in whatever order the store read them
     stats.venues = sorted(venues.items(), key=lambda item: item[0])
     stats.contributions = _most_common(contributions)
-    stats.topics = _most_common(topics)
+    stats.topics = _most_common(Counter(dict(topics)))
     stats.benchmarks = _most_common(benchmarks)
     stats.models = _most_common(models)[:TOP]
     stats.by_benchmark = group(benchmarks, benchmark_papers, claims)

@@ -10,7 +10,7 @@ import orjson
 
 from paperscope import dedupe
 from paperscope.index import semantic
-from paperscope.model import Paper
+from paperscope.model import Claim, Mentions, Paper
 
 _SAME_AS_ABSTRACT = ("abstract_raw", "abstract_html")
 _FIELDS = tuple(f.name for f in fields(Paper))
@@ -42,6 +42,16 @@ def unpack(stored: str, topic: str | None = None) -> Paper:
     if topic:
         data["topics"] = [topic]
     return Paper.from_dict(data)
+
+
+# How `pack` writes a paper that names no model, benchmark or claim (its fields in order, no spaces):
+# what a statement finds in the stored text without decoding it.
+NAMES_NOTHING = '"models":[],"benchmarks":[],"claims":[]'
+
+
+def mentions(paper_id: str, display_title: str, stored: str) -> Mentions:
+    data = orjson.loads(stored)
+    return Mentions(paper_id, display_title, data["models"], data["benchmarks"], [Claim(**c) for c in data["claims"]])
 
 
 def identities(paper: Paper) -> set[str]:
