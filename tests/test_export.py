@@ -192,6 +192,7 @@ def test_a_library_made_before_keys_were_stored_gets_them_once(tmp_path):
         raw.execute("DROP INDEX papers_embed")
         raw.execute("DROP INDEX vectors_current")
         raw.execute("DROP INDEX papers_facets")
+        raw.execute("DROP TABLE library_facts")
         raw.execute("PRAGMA user_version = 7")
     one = exported(db, "bibtex", [chosen])  # an export of one paper is the first to need a key
     first = exported(db, "bibtex")

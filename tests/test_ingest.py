@@ -1,5 +1,6 @@
 """Ingest end to end into real libraries on both backends: counts, the data contract, idempotency, stable ids."""
 
+import hashlib
 import re
 import shutil
 
@@ -7,10 +8,14 @@ import orjson
 import pytest
 
 from paperscope import pipeline
+from paperscope.assemble import VERSION, assemble, prepare
 from paperscope.library import Library
+from paperscope.model import RawRecord
+from paperscope.sources import format_of
 from paperscope.store.core import COLUMNS
+from paperscope.store.rows import pack
 
-from .conftest import CORPUS, SEEDS
+from .conftest import CORPUS, SEEDS, run_cli
 
 CONTRACT_KEYS = {
     "id",
@@ -247,3 +252,46 @@ def test_code_links_from_a_list_with_spaces_and_several_links_open_the_right_rep
     assert "https://github.com/PPjmchen/CompositionWSTG" not in links
     assert {"https://github.com/decile-team/submodlib", "https://github.com/decile-team/trust"} <= links
     assert not [url for url in links if " " in url or ";" in url or url.count("://") > 1]
+
+
+# The digest of the papers made one per record from every seed record, every record of COLM 2025 (the
+# newest vocabulary, where extraction changes most) and every fifth record of every fifth corpus list, by
+# assemble.VERSION: what papers hold changed when it differs (cleaning, extraction, assembly). Then raise
+# VERSION and record the new digest here, so that libraries made before have their papers made again at
+# their next ingest. A change seen only outside this sample goes unseen: raise VERSION for it all the same.
+MADE = {1: "366af72bd002b2e1693a1b9c4c71d0f3d3d64fb235cbfbecfd372656cb5f6304"}
+
+
+def test_a_change_to_what_papers_hold_raises_the_version_that_remakes_them():
+    samples = [*((path, 1) for path in sorted(SEEDS.iterdir())), (CORPUS / "colm2025.json.gz", 1)]
+    samples += [(path, 5) for path in sorted(CORPUS.iterdir())[::5]]
+    records = [
+        r for path, step in samples for r in list(format_of(path).records(path, {}))[::step] if isinstance(r, RawRecord)
+    ]
+    digest = hashlib.sha256()
+    for number, record in enumerate(records):
+        paper = assemble(f"paper{number}", [prepare(record, "")])
+        digest.update(orjson.dumps(paper.to_dict(), option=orjson.OPT_SORT_KEYS))
+    assert len(records) > 3_000
+    assert MADE.get(VERSION) == digest.hexdigest(), (
+        f"papers are made differently: raise assemble.VERSION and record {digest.hexdigest()} for it"
+    )
+
+
+def test_a_library_made_by_an_earlier_version_has_its_papers_made_again(library_location):
+    with Library(library_location) as library:
+        library.ingest([SEEDS], embed_vectors=False)
+        assert library.store.fact(pipeline.MADE_BY) == str(VERSION)
+        named = next(p for p in library.papers() if p.models)
+        stale = orjson.dumps({**orjson.loads(pack(named)), "models": ["Alpaca"]}).decode()
+        with library.store.transaction():  # as an earlier extractor made it, and said so
+            library.store._run("UPDATE papers SET data = ? WHERE id = ?", (stale, named.id))
+            library.store.set_fact(pipeline.MADE_BY, str(VERSION - 1))
+        assert library.store.get_paper(named.id).models == ["Alpaca"]
+    done = run_cli("--db", library_location, "ingest", str(SEEDS), "--no-embed")
+    assert "made again from their records: 51 (1 changed)" in done.out
+    with Library(library_location) as library:
+        assert library.store.get_paper(named.id).models == named.models
+        assert library.store.fact(pipeline.MADE_BY) == str(VERSION)
+        again = library.ingest([SEEDS], embed_vectors=False)
+    assert (again.papers_remade, again.files_unchanged) == (0, 3)

@@ -117,7 +117,7 @@ def test_a_schema_1_database_is_upgraded_in_place(request, tmp_path):
             " VALUES ('/old/list.txt', 'list.txt', 'abc', 'listing', 0, '2026-01-01T00:00:00+00:00')"
         )
     with Library(location) as library:
-        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 7
+        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 8
         assert library.store.file_by_path("/old/list.txt").sha256 == "abc"
         other = library.store._all(
             "SELECT table_name FROM information_schema.columns WHERE column_name = 'paper_id'"
@@ -348,12 +348,12 @@ def test_a_schema_3_database_gets_its_postings(seeded_db, request, tmp_path):
         conn.execute(
             "DROP TABLE postings; DROP TABLE bm25; ALTER TABLE papers DROP COLUMN length;"
             " DROP TABLE lexical_changes; DROP FUNCTION paperscope_papers_added, paperscope_papers_removed,"
-            " paperscope_papers_changed CASCADE; UPDATE schema_version SET version = 3"
+            " paperscope_papers_changed CASCADE; DROP TABLE library_facts; UPDATE schema_version SET version = 3"
         )
     reports = []
     with Library(server, progress=lambda *report: reports.append(report)) as postgres, Library(seeded_db) as sqlite:
-        assert postgres.check()["schema"] == 7
-        assert reports == [("upgrade", done, 5) for done in range(6)]  # four migrations, then the tantivy index
+        assert postgres.check()["schema"] == 8
+        assert reports == [("upgrade", done, 6) for done in range(7)]  # five migrations, then the tantivy index
         _postings_follow_the_papers(postgres)
         _same_lexical_results(_fts5(sqlite), _posting_table(postgres), QUERIES)
 
@@ -366,12 +366,13 @@ def test_a_schema_6_database_is_indexed_again_with_joined_spellings(seeded_db, r
     with psycopg.connect(server, autocommit=True) as conn:  # the word as schema 6 left it: not indexed
         conn.execute(
             "DELETE FROM postings WHERE term = 'multimodal'; DELETE FROM terms WHERE term = 'multimodal';"
-            " UPDATE papers SET doc = ts_delete(doc, 'multimodal'); UPDATE schema_version SET version = 6"
+            " UPDATE papers SET doc = ts_delete(doc, 'multimodal'); DROP TABLE library_facts;"
+            " UPDATE schema_version SET version = 6"
         )
     reports = []
     with Library(server, progress=lambda *report: reports.append(report)) as postgres, Library(seeded_db) as sqlite:
-        assert postgres.check()["schema"] == 7
-        assert reports == [("upgrade", 0, 2), ("upgrade", 1, 2), ("upgrade", 2, 2)]
+        assert postgres.check()["schema"] == 8
+        assert reports == [("upgrade", done, 3) for done in range(4)]
         _postings_follow_the_papers(postgres)
         assert VGR in postgres.store.matching_ids("multimodal")
         _same_lexical_results(_fts5(sqlite), _posting_table(postgres), [*QUERIES, "multimodal", "pretrained"])

@@ -253,7 +253,7 @@ def test_a_version_1_library_is_upgraded_with_its_index_filled(seeded_copy):
         " ALTER TABLE sources DROP COLUMN external_id;"
         " DROP TABLE topics; DROP TABLE paper_topics; DROP TABLE tags; DROP TABLE reading; DROP TABLE notes;"
         " DROP TABLE saved_searches; DROP TABLE changes; DROP TABLE paper_ids; DROP TABLE cite_keys;"
-        " DROP TRIGGER papers_removed; DROP TABLE lexical_changes;"
+        " DROP TRIGGER papers_removed; DROP TABLE lexical_changes; DROP TABLE library_facts;"
         " PRAGMA user_version = 1;"
     )
     db.close()

@@ -207,6 +207,11 @@ def _print_report(report: IngestReport) -> None:
         f"papers: {report.papers_created} created, {report.papers_updated} updated,"
         f" {report.papers_unchanged} unchanged, {report.papers_removed} removed"
     )
+    if report.papers_remade:
+        out.print(
+            f"papers made by an earlier paperscope, made again from their records: {report.papers_remade}"
+            f" ({report.papers_remade_changed} changed)"
+        )
     missing = f", {report.vectors_missing} still missing (paperscope embed)" if report.vectors_missing else ""
     out.print(f"vectors: {report.vectors_computed} computed{missing}")
     sections = [

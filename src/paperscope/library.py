@@ -132,7 +132,7 @@ class Library:
         """Read paper lists in one transaction, then embed what is new (unless `embed_vectors` is off);
         `options` are the input formats' options, as pipeline.ingest takes them."""
         report = pipeline.ingest(paths, self.store, skip_bad=skip_bad, progress=progress, options=options)
-        changed = report.papers_created + report.papers_updated + report.papers_removed
+        changed = report.papers_created + report.papers_updated + report.papers_removed + report.papers_remade_changed
         if changed:  # the first search after the ingest should not wait for the lexical index
             started = time.perf_counter()
             self.store.catch_up_indexes(prune=True)

@@ -15,7 +15,7 @@ from itertools import chain, islice
 from pathlib import Path
 
 from paperscope import citekeys, dedupe, workers
-from paperscope.assemble import Prepared, assemble, first_families, prepare
+from paperscope.assemble import VERSION, Prepared, assemble, first_families, prepare
 from paperscope.errors import InputError, PaperscopeError
 from paperscope.model import Paper, RawRecord, Unread
 from paperscope.progress import Progress
@@ -28,6 +28,8 @@ BATCH = 10_000  # records prepared, grouped and written at a time: what bounds a
 CHUNK = 250  # records a worker process prepares per job
 AHEAD = 2  # batches the workers may prepare ahead of the one being written
 _WRITE_BATCH = 2_000  # papers held before they are written
+MADE_BY = "papers made by"  # the library fact naming the version of assemble that made its papers
+REMAKE_BATCH = 500  # papers made again between two reports of progress
 PARALLEL_ABOVE = 4_000  # records; below this, starting worker processes costs more than it saves
 # Files a folder holds beside its lists: never read as lists (a README would pass as a listing page).
 NOT_LIST_SUFFIXES = {
@@ -69,6 +71,10 @@ class IngestReport:
     papers_updated: int = 0
     papers_unchanged: int = 0
     papers_removed: int = 0
+    # papers an earlier version of paperscope made (assemble.VERSION), made again from their stored records,
+    # and how many of them changed
+    papers_remade: int = 0
+    papers_remade_changed: int = 0
     duplicates_merged: list[list[str]] = field(default_factory=list)  # each: the sources of one paper
     near_duplicates: list[dict] = field(default_factory=list)
     held_apart: list[dict] = field(default_factory=list)
@@ -190,7 +196,7 @@ def _ingest(
 ) -> None:
     """Files are read, prepared and written a batch at a time, so that memory stays bounded whatever
     the input's size; the one transaction opens with the first batch and commits after the last."""
-    writer = _Writer(store, report)
+    writer = _Writer(store, report, progress)
     records = _read(_changed_files(discover(paths), store, report), writer, report, skip_bad, progress, options)
     with ExitStack() as transaction:
         opened = False
@@ -353,8 +359,8 @@ class _Writer:
     with the papers stored so far, this ingest's earlier batches included (the transaction sees its
     own writes); what the report counts is settled once, at the end."""
 
-    def __init__(self, store: Store, report: IngestReport) -> None:
-        self.store, self.report = store, report
+    def __init__(self, store: Store, report: IngestReport, progress: Progress | None = None) -> None:
+        self.store, self.report, self.progress = store, report, progress
         self.unregistered: list[_File] = []  # read, not yet written to the files table
         self.file_ids: dict[str, int] = {}
         self.touched: set[str] = set()  # papers that lost sources because a new version of their list came in
@@ -403,6 +409,7 @@ class _Writer:
         self._register_files()
         self._write_papers({}, self.touched, self.keys)
         self.report.papers_removed = self.store.remove_orphans(self.touched)
+        self._remake_older()
         if self.keyed:
             citekeys.ensure_wanted(self.store, [self.created[paper_id] for paper_id in sorted(self.created)])
         else:
@@ -411,9 +418,33 @@ class _Writer:
             setattr(self.report, f"papers_{outcome}", getattr(self.report, f"papers_{outcome}") + 1)
         self.report.duplicates_merged = [self.merged[paper_id] for paper_id in sorted(self.merged)]
 
-    def _write_papers(self, joined: dict[str, list[Prepared]], existing: set[str], keys: dict[str, str]) -> None:
+    def _remake_older(self) -> None:
+        """The papers an earlier version made (assemble.VERSION) that this ingest has not written, made again
+        from their stored records: what a better extractor finds reaches a library made before it."""
+        if self.store.fact(MADE_BY) == str(VERSION):
+            return
+        keys = self.store.paper_keys()
+        older = sorted(keys.keys() - self.created.keys() - self.rewritten.keys())
+        for start in range(0, len(older), REMAKE_BATCH):
+            self._write_papers({}, set(older[start : start + REMAKE_BATCH]), keys, self._remade)
+            if self.progress:
+                self.progress("remake", min(start + REMAKE_BATCH, len(older)), len(older))
+        self.store.set_fact(MADE_BY, str(VERSION))
+
+    def _remade(self, paper_id: str, outcome: str) -> None:
+        self.report.papers_remade += 1
+        self.report.papers_remade_changed += outcome == "updated"
+
+    def _write_papers(
+        self,
+        joined: dict[str, list[Prepared]],
+        existing: set[str],
+        keys: dict[str, str],
+        rewritten: Callable[[str, str], None] | None = None,
+    ) -> None:
         """Papers stored already (before this ingest or in an earlier batch) are rebuilt from all their
-        sources; new ones from the batch."""
+        sources, each outcome told to `rewritten` (by default, counted as this ingest's); new ones from
+        the batch."""
         created: list = []
         wanted: dict[str, str] = {}
 
@@ -436,7 +467,7 @@ class _Writer:
                 self.store.put_paper(*row, added=True)
                 self.created[paper_id] = self._wanted(paper, items)
             elif paper_id in existing:
-                self._rewritten(paper_id, self.store.put_paper(*row))
+                (rewritten or self._rewritten)(paper_id, self.store.put_paper(*row))
             else:
                 created.append(row)
                 wanted[paper_id] = self._wanted(paper, items)

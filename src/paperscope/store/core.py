@@ -34,6 +34,11 @@ from paperscope.store.rows import (
     unpack,
 )
 
+# SQLite 15, PostgreSQL 8: facts about a library as a whole, such as which version of paperscope's
+# making of papers made its papers (pipeline.MADE_BY): one made before an extractor improved is made
+# again from its records at its next ingest
+LIBRARY_FACTS = "CREATE TABLE library_facts (name TEXT PRIMARY KEY, value TEXT NOT NULL)"
+
 COLUMNS = {
     "files": ("id", "path", "name", "sha256", "format", "records", "ingested_at"),
     "papers": ("data", "key", "title_key", "bands", "updated_at"),
@@ -47,6 +52,7 @@ COLUMNS = {
     "saved_searches": ("reader", "name", "query", "mode", "filters", "last_seen"),
     "changes": ("at", "paper_id", "kind", "detail"),
     "cite_keys": ("key", "paper_id"),
+    "library_facts": ("name", "value"),
 }
 """What `dump` yields and `load` takes, table by table in this order, as rows of these columns
 (text, numbers, and the vectors' float16 bytes). Bands, identities and the search index are
@@ -64,6 +70,7 @@ _DUMP_ORDER = {
     "saved_searches": "reader, name",
     "changes": "id",
     "cite_keys": "paper_id",
+    "library_facts": "name",
 }
 _PAPER_COLUMNS = (
     "id",
@@ -245,6 +252,22 @@ class SQLCore(ABC):
                 for pid, fid, line, key, rec in rows
             ),
         )
+
+    def fact(self, name: str) -> str | None:
+        """A fact about the library as a whole (None: not known)."""
+        row = self._one("SELECT value FROM library_facts WHERE name = ?", (name,))
+        return row[0] if row else None
+
+    def set_fact(self, name: str, value: str) -> None:
+        self._run(
+            "INSERT INTO library_facts (name, value) VALUES (?, ?)"
+            " ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            (name, value),
+        )
+
+    def paper_keys(self) -> dict[str, str]:
+        """Every paper's dedupe key, by id."""
+        return dict(self._all("SELECT id, key FROM papers"))
 
     def source_records(self, paper_id: str) -> list[RawRecord]:
         rows = self._all("SELECT record FROM sources WHERE paper_id = ? ORDER BY id", (paper_id,))
