@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import quote_plus
 
@@ -404,3 +405,20 @@ def test_a_search_matching_more_papers_than_it_ranks_says_its_count_is_a_floor(p
         page.goto(f"{url}/?q=reinforcement")
         expect(page.locator("#results .summary").first).to_have_text(f"Showing 1–20 / {narrow['total']} results")
         assert page.locator(".facets .hint").count() == 0
+
+
+def test_a_chart_of_more_rows_than_it_draws_shows_the_largest_and_says_so(page: Page, tmp_path):
+    """23 lists (ACML 2010-2024, AISTATS 1995-2009): the venue chart draws the 20 largest, not the
+    first 20 by name, and its title says how many there are."""
+    lists = sorted(CORPUS.glob("acml20*.json.gz")) + sorted(CORPUS.glob("aistats*.json.gz"))[:8]
+    db = tmp_path / "many.db"
+    assert run_cli("--db", db, "ingest", *lists, "--no-embed").code == 0
+    venues = json.loads(run_cli("--db", db, "stats", "--json").out)["venues"]
+    assert len(venues) == 23
+    ranked = sorted(venues, key=lambda venue: (-venue["papers"], venue["name"]))
+    with serving(db) as url:
+        page.goto(f"{url}/stats")
+        chart = page.locator('svg.chart[aria-label^="Venue and year"]')
+        expect(chart).to_have_attribute("aria-label", "Venue and year: the 20 largest of 23")
+        drawn = chart.locator("rect title").all_text_contents()
+        assert drawn == [f"{venue['name']}: {venue['papers']}" for venue in ranked[:20]]

@@ -257,7 +257,7 @@ def stats_page(request: Request, library: LibraryParam) -> HTMLResponse:
     stats = library.stats()
     t = WORDS[language(request)]
     charts = [
-        bars(rows[:20], t[key])
+        _chart(rows, t[key], t)
         for key, rows in (
             ("venue_year", stats.venues),
             ("contribution", stats.contributions),
@@ -268,6 +268,15 @@ def stats_page(request: Request, library: LibraryParam) -> HTMLResponse:
         if rows
     ]
     return _render(request, "stats.html", stats=stats, charts=charts)
+
+
+def _chart(rows: list[tuple[str, int]], title: str, t: dict[str, str], most: int = 20) -> str:
+    """Bars of every row, or, of more, of the `most` largest, the title saying so: the venues, in name
+    order, showed a whole corpus's first 20 by name, its smallest lists among them."""
+    if len(rows) <= most:
+        return bars(rows, title)
+    largest = sorted(rows, key=lambda row: (-row[1], row[0]))[:most]
+    return bars(largest, t["largest_of"].format(title=title, shown=most, total=len(rows)))
 
 
 @router.get("/benchmarks", response_class=HTMLResponse)
