@@ -55,14 +55,14 @@ def compute(
         ]
     claims.sort(key=lambda row: row.paper_id)  # by paper, in whatever order the store read them
     stats.venues = sorted(venues.items(), key=lambda item: item[0])
-    stats.contributions = _most_common(contributions)
-    stats.topics = _most_common(Counter(dict(topics)))
-    stats.benchmarks = _most_common(benchmarks)
-    stats.models = _most_common(models)[:TOP]
+    stats.contributions = most_common(contributions.items())
+    stats.topics = most_common(topics)
+    stats.benchmarks = most_common(benchmarks.items())
+    stats.models = most_common(models.items())[:TOP]
     stats.by_benchmark = group(benchmarks, benchmark_papers, claims)
     return stats
 
 
-def _most_common(counter: Counter) -> list[tuple[str, int]]:
-    """Most first, ties by name: the same library prints the same way."""
-    return sorted(counter.items(), key=lambda item: (-item[1], str(item[0])))
+def most_common(rows: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
+    """(name, count) rows, most first, ties by name: the same library prints the same way."""
+    return sorted(rows, key=lambda item: (-item[1], str(item[0])))

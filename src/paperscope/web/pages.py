@@ -13,6 +13,7 @@ from fastapi.templating import Jinja2Templates
 
 from paperscope.analyze.benchmarks import close_names
 from paperscope.analyze.charts import bars, topic_colour, topic_map
+from paperscope.analyze.stats import most_common
 from paperscope.errors import PaperscopeError
 from paperscope.export import FORMATS
 from paperscope.face.params import FiltersParam
@@ -275,8 +276,7 @@ def _chart(rows: list[tuple[str, int]], title: str, t: dict[str, str], most: int
     order, showed a whole corpus's first 20 by name, its smallest lists among them."""
     if len(rows) <= most:
         return bars(rows, title)
-    largest = sorted(rows, key=lambda row: (-row[1], row[0]))[:most]
-    return bars(largest, t["largest_of"].format(title=title, shown=most, total=len(rows)))
+    return bars(most_common(rows)[:most], t["largest_of"].format(title=title, shown=most, total=len(rows)))
 
 
 @router.get("/benchmarks", response_class=HTMLResponse)
