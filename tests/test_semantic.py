@@ -165,6 +165,32 @@ def test_no_embed_defers_and_embed_resumes_after_an_interrupt(tmp_path, monkeypa
         assert names(lib.search("蛋白质脂质结合预测", limit=1, mode="semantic")) == ["LipoPU"]
 
 
+SEARCHED_WITHOUT_VECTORS = """
+import json, sys
+from paperscope.index import semantic
+from paperscope.library import Library
+library = Library(sys.argv[1])
+hybrid = [h.paper.name for h in library.search("speculative decoding")]
+lexical = [h.paper.name for h in library.search("speculative decoding", mode="lexical")]
+like = library.like("We speed up the decoding of large language models with a small draft model.")
+print(json.dumps([hybrid, lexical, len(like), semantic.encoder.cache_info().currsize]))
+"""
+
+
+def test_a_library_without_vectors_searches_without_loading_the_encoder(tmp_path):
+    import subprocess
+    import sys
+
+    assert run_cli("--db", tmp_path / "lib.db", "ingest", SEEDS, "--no-embed").code == 0
+    done = subprocess.run(
+        [sys.executable, "-c", SEARCHED_WITHOUT_VECTORS, str(tmp_path / "lib.db")], capture_output=True, check=True
+    )
+    hybrid, lexical, liked, encoders = json.loads(done.stdout)
+    assert hybrid[:2] == lexical[:2] == ["VSD", "Aurora"]
+    assert len(hybrid) < len(lexical)  # hybrid still ends where its evidence ends
+    assert liked == 0 and encoders == 0  # nothing to find by meaning: the encoder (0.6 s) was not loaded
+
+
 def test_a_source_id_finds_its_paper(tmp_path):
     items = json.loads(gzip.decompress((CORPUS / "uai2019.json.gz").read_bytes()))
     with Library(tmp_path / "uai.db") as lib:

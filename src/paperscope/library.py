@@ -372,6 +372,8 @@ class Library:
         text = text.strip()[:MAX_LIKE_CHARS]
         if not text:
             return []
+        if not self.store.has_vectors():
+            return []
         limit, offset = max(1, min(limit, MAX_RESULTS)), max(0, min(offset, MAX_RESULTS))
         vector = semantic.encoder().encode([text])[0]
         near = self.store.nearest(vector, offset + limit, filters)[offset:]
@@ -491,6 +493,10 @@ class Library:
     def _nearest(
         self, query: lexical.Query, k: int, filters: lexical.Filters | None, within: set[str] | None = None
     ) -> list[tuple[str, float]]:
+        # A library ingested without vectors finds nothing by meaning: loading the encoder (0.6 s at the
+        # first search) and encoding the query (2 ms each) would be for nothing.
+        if not self.store.has_vectors():
+            return []
         vector = semantic.encoder().encode([query.text])[0]
         return self.store.nearest(vector, k, query.filters(filters), within, query.exclude)
 
@@ -502,7 +508,7 @@ class Library:
         self.store.catch_up_indexes()
         self._library_idf()
         related_model.stop_words()  # imports scikit-learn: seconds, holding the import lock every thread waits on
-        if self.store.count_vectors():
+        if self.store.has_vectors():
             self.store.nearest(semantic.encoder().encode(["warm up"])[0], 1)
 
     def vectors(self) -> semantic.Vectors:

@@ -529,6 +529,10 @@ class SQLCore(ABC):
     def count_vectors(self) -> int:
         return int(self._one("SELECT count(*)" + CURRENT)[0])  # type: ignore[index]
 
+    def has_vectors(self) -> bool:
+        """Whether any paper has a vector (current or not): cheaper than counting them."""
+        return bool(self._one("SELECT EXISTS (SELECT 1 FROM vectors)")[0])  # type: ignore[index]
+
     def vector_rows(self) -> Iterator[tuple[str, bytes]]:
         """(paper id, vector) of every paper whose vector is up to date, streamed."""
         yield from self._stream(f"SELECT v.paper_id, v.vector{CURRENT} ORDER BY p.{self.dialect.insertion_order}")
