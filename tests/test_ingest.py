@@ -295,3 +295,22 @@ def test_a_library_made_by_an_earlier_version_has_its_papers_made_again(library_
         assert library.store.fact(pipeline.MADE_BY) == str(VERSION)
         again = library.ingest([SEEDS], embed_vectors=False)
     assert (again.papers_remade, again.files_unchanged) == (0, 3)
+
+
+def test_papers_made_again_in_worker_processes_are_those_made_at_ingest(tmp_path, monkeypatch):
+    with Library(tmp_path / "lib.db") as library:
+        library.ingest([SEEDS], embed_vectors=False)
+        made = {paper.id: pack(paper) for paper in library.papers()}
+        with library.store.transaction():  # every paper as an earlier extractor made it
+            for paper_id, data in made.items():
+                stale = orjson.dumps({**orjson.loads(data), "models": ["Alpaca"]}).decode()
+                library.store._run("UPDATE papers SET data = ? WHERE id = ?", (stale, paper_id))
+            library.store.set_fact(pipeline.MADE_BY, str(VERSION - 1))
+        # Worker processes, small batches and chunks: a paper's records (the seeds repeat papers
+        # across pages) fall in two chunks, and batches are prepared while others are written.
+        monkeypatch.setattr(pipeline, "PARALLEL_ABOVE", 1)
+        monkeypatch.setattr(pipeline, "REMAKE_BATCH", 7)
+        monkeypatch.setattr(pipeline, "CHUNK", 2)
+        again = library.ingest([SEEDS], embed_vectors=False)
+        assert (again.papers_remade, again.papers_remade_changed) == (51, 51)
+        assert {paper.id: pack(paper) for paper in library.papers()} == made

@@ -354,6 +354,37 @@ def _prepare_chunk(jobs: list[tuple[RawRecord, str]]) -> tuple[list[Prepared], f
     return [prepare(*job) for job in jobs], time.process_time() - started
 
 
+def _prepared_sources(store: Store, paper_ids: list[str]) -> Iterator[dict[str, list[Prepared]]]:
+    """The stored records of `paper_ids` prepared again, REMAKE_BATCH papers at a time; above
+    PARALLEL_ABOVE papers in worker processes, which prepare the next batch while this one is written."""
+    batches = (paper_ids[start : start + REMAKE_BATCH] for start in range(0, len(paper_ids), REMAKE_BATCH))
+    records = ({paper_id: store.source_records(paper_id) for paper_id in batch} for batch in batches)
+    if len(paper_ids) < PARALLEL_ABOVE or (os.cpu_count() or 1) < 2:
+        for read in records:
+            yield {paper_id: [prepare(record, "") for record in rows] for paper_id, rows in read.items()}
+        return
+    pool = workers.pool(min(4, os.cpu_count() or 1))
+    try:
+        pending: deque[tuple[dict[str, list[RawRecord]], list[Future]]] = deque()
+        for read in records:
+            jobs = [(record, "") for rows in read.values() for record in rows]
+            pending.append(
+                (read, [pool.submit(_prepare_chunk, jobs[at : at + CHUNK]) for at in range(0, len(jobs), CHUNK)])
+            )
+            if len(pending) > 1:
+                yield _regrouped(*pending.popleft())
+        while pending:
+            yield _regrouped(*pending.popleft())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _regrouped(read: dict[str, list[RawRecord]], chunks: list[Future]) -> dict[str, list[Prepared]]:
+    """The prepared records of `chunks` given back to the papers whose records `read` holds, in order."""
+    prepared = iter([item for chunk in chunks for item in chunk.result()[0]])
+    return {paper_id: list(islice(prepared, len(rows))) for paper_id, rows in read.items()}
+
+
 class _Writer:
     """Writes batch after batch of prepared records into the open transaction. Each batch is grouped
     with the papers stored so far, this ingest's earlier batches included (the transaction sees its
@@ -425,10 +456,12 @@ class _Writer:
             return
         keys = self.store.paper_keys()
         older = sorted(keys.keys() - self.created.keys() - self.rewritten.keys())
-        for start in range(0, len(older), REMAKE_BATCH):
-            self._write_papers({}, set(older[start : start + REMAKE_BATCH]), keys, self._remade)
+        done = 0
+        for sources in _prepared_sources(self.store, older):
+            self._write_papers({}, set(sources), keys, self._remade, sources)
+            done += len(sources)
             if self.progress:
-                self.progress("remake", min(start + REMAKE_BATCH, len(older)), len(older))
+                self.progress("remake", done, len(older))
         self.store.set_fact(MADE_BY, str(VERSION))
 
     def _remade(self, paper_id: str, outcome: str) -> None:
@@ -441,10 +474,11 @@ class _Writer:
         existing: set[str],
         keys: dict[str, str],
         rewritten: Callable[[str, str], None] | None = None,
+        sources: Mapping[str, list[Prepared]] | None = None,
     ) -> None:
         """Papers stored already (before this ingest or in an earlier batch) are rebuilt from all their
-        sources, each outcome told to `rewritten` (by default, counted as this ingest's); new ones from
-        the batch."""
+        sources (read and prepared here, or given prepared in `sources`), each outcome told to
+        `rewritten` (by default, counted as this ingest's); new ones from the batch."""
         created: list = []
         wanted: dict[str, str] = {}
 
@@ -456,7 +490,11 @@ class _Writer:
 
         for paper_id in sorted(joined.keys() | existing):
             if paper_id in existing:
-                items = [prepare(record, "") for record in self.store.source_records(paper_id)]
+                items = (
+                    sources[paper_id]
+                    if sources is not None
+                    else [prepare(record, "") for record in self.store.source_records(paper_id)]
+                )
             else:
                 items = joined[paper_id]
             if not items:
