@@ -160,7 +160,8 @@ def test_versions_of_a_benchmark_are_one_entry_with_variants(seeded_db):
         claims=[Claim("3%", benchmark="AlpacaEval", text="It gains 3% on AlpacaEval.")],
     )
     cifar = replace(rewarding, id="cifar", benchmarks=["CIFAR-100", "SQuAD v1.1"], claims=[])
-    entries = compute([], [], map(Mentions.of, [*papers, plain, cifar])).by_benchmark
+    stats = compute([], [], map(Mentions.of, [*papers, plain, cifar]))
+    entries = stats.by_benchmark
     alpaca = find(entries, "AlpacaEval 2.0")
     assert alpaca is not None and alpaca.name == "AlpacaEval" and alpaca.papers == 2
     assert {v for v, _ in alpaca.variants} == {"AlpacaEval", "AlpacaEval 2.0"}
@@ -168,6 +169,8 @@ def test_versions_of_a_benchmark_are_one_entry_with_variants(seeded_db):
     assert find(entries, "CIFAR-10").name == "CIFAR-10" and find(entries, "cifar-100").name == "CIFAR-100"
     assert find(entries, "SQuAD").name == "SQuAD v1.1"
     assert close_names(entries, "CIFAR") == ["CIFAR-10", "CIFAR-100"]
+    counted = dict(stats.benchmarks)  # the charts: one bar per benchmark, the papers naming any variant
+    assert counted["AlpacaEval"] == 2 and "AlpacaEval 2.0" not in counted
 
 
 def test_the_stats_read_from_the_store_are_those_of_its_papers(seeded_library):

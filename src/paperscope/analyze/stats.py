@@ -57,9 +57,10 @@ def compute(
     stats.venues = sorted(venues.items(), key=lambda item: item[0])
     stats.contributions = most_common(contributions.items())
     stats.topics = most_common(topics)
-    stats.benchmarks = most_common(benchmarks.items())
-    stats.models = most_common(models.items())[:TOP]
     stats.by_benchmark = group(benchmarks, benchmark_papers, claims)
+    # One row per benchmark, however papers write it: "CIFAR10" and "CIFAR-10" were two bars.
+    stats.benchmarks = most_common((entry.name, entry.papers) for entry in stats.by_benchmark)
+    stats.models = most_common(models.items())[:TOP]
     return stats
 
 
