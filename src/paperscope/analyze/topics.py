@@ -93,7 +93,7 @@ def cluster(matrix: np.ndarray, texts: list[str], count: int | None = None, prog
     chosen = max(silhouettes, key=silhouettes.__getitem__) if silhouettes else counts[0]
     assignment = _by_size(assignments[chosen] if count else _small_ones_joined(matrix, assignments[chosen]))
     k = int(assignment.max()) + 1
-    keywords = label_phrases(texts, assignment, k)
+    keywords = led_apart(label_phrases(texts, assignment, k))
     step()
     sizes = np.bincount(assignment, minlength=k)
     topics = [
@@ -197,6 +197,21 @@ def label_phrases(texts: list[str], assignment: np.ndarray, k: int) -> list[list
         ranked = (str(names[j]) for j in np.argsort(-scores, kind="stable") if scores[j] > 0)
         found.append(phrases.distinct(ranked, KEYWORDS))
     return found
+
+
+def led_apart(keywords: list[list[str]]) -> list[list[str]]:
+    """Each topic's phrases (topics largest first), led, when its first phrase is in a larger topic's
+    label, by its first one that is in none. The map names a topic by its first phrase: at 11.5k papers
+    two topics were both "large language models"; the smaller is now led by what sets it apart
+    ("fine-tuning, large language models, llms")."""
+    taken: set[str] = set()
+    led = []
+    for found in keywords:
+        if found and found[0] in taken and (lead := next((p for p in found if p not in taken), None)):
+            found = [lead, *(p for p in found if p != lead)]
+        taken.update(found[:LABEL_PHRASES])
+        led.append(found)
+    return led
 
 
 def _layout(matrix: np.ndarray, report: Progress) -> np.ndarray:
