@@ -165,6 +165,23 @@ def test_no_embed_defers_and_embed_resumes_after_an_interrupt(tmp_path, monkeypa
         assert names(lib.search("蛋白质脂质结合预测", limit=1, mode="semantic")) == ["LipoPU"]
 
 
+def test_vectors_encoded_in_worker_processes_are_those_encoded_in_one(seeded_db, tmp_path, monkeypatch):
+    assert run_cli("--db", tmp_path / "lib.db", "ingest", SEEDS, "--no-embed").code == 0
+    monkeypatch.setattr(embed, "FIRST_BATCHES", 4)  # two windows of four batches: 4 papers each, then 10
+    monkeypatch.setattr(embed, "COMMIT_EVERY", 10)
+    told: list[int] = []
+    with Library(tmp_path / "lib.db") as library:
+        assert embed.embed_missing(library.store, lambda _, done, total: told.append(done), processes=2) == 51
+        mine = library.vectors()
+        assert library.store.count_missing_vectors() == 0
+    assert told == [0, 4, 8, 12, 16, 26, 36, 46, 51]
+    with Library(seeded_db) as seeded:
+        theirs = seeded.vectors()
+    assert sorted(mine.ids) == sorted(theirs.ids)
+    cosines = [float(mine.matrix[mine.position[i]] @ theirs.matrix[theirs.position[i]]) for i in theirs.ids]
+    assert min(cosines) > 0.9999
+
+
 SEARCHED_WITHOUT_VECTORS = """
 import json, sys
 from paperscope.index import semantic
