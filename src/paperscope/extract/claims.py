@@ -71,6 +71,13 @@ _FROM_TO = re.compile(
     rf"(?<![\w.@])(?P<before>{_NUMBER}%?)\s*(?:→|->|⟶)\s*(?P<after>{_NUMBER}%?)"
 )
 # A unit of measure after "from A to B": a range ("diameters from 4 to 50 mm"), not a result.
+# Before "from A to B", a span it covers: "ranging from 0 to 1", "aged from 7 to 14", "spanning from 1950".
+_SPAN_BEFORE = re.compile(r"\b(?:rang(?:e|es|ed|ing)|span(?:s|ned|ning)?|aged?|var(?:y|ies|ied|ying))\s+$")
+# Two whole numbers "from A to B" are a span ("from 20 to 724 variables") far more often than a result,
+# which papers write as scores or percentages ("from 56.1 to 66.0", "from 4.04% to 26.15%"), or after
+# the metric's name.
+_COUNT = re.compile(r"\d{1,9}")
+_CHANGED = re.compile(r"\b(?:improv|reduc|increas|decreas|rais|lower|boost|cut)\w*\s")  # "reduce … from 86 to 0"
 _MEASURE = re.compile(r"\s?(?:mm|cm|km|m|nm|µm|kg|g|Hz|kHz|MHz|GHz|ms|s|min|h|V|W|°|degrees)\b")
 # What a value is a share of when it is no result: "1% of the parameters", "100% of SAM's total parameters".
 _SETUP_AFTER = re.compile(
@@ -130,7 +137,7 @@ _ONLY_CONJUNCTIONS = re.compile(r"^(?:\s*(?:,|and|or)\s*)+$")
 # A baseline is the noun phrase after a comparing word; it ends before punctuation and before the
 # words that start what the sentence says next ("by 32.6%", "on ImageNet", "and 8.80% over …").
 _COMPARE_AFTER = re.compile(
-    r"\b(?:over|than|compared (?:to|with)|relative to|vs\.?|versus|outperform(?:s|ing|ed)?|"
+    r"\b(?:(?<![Ii]ntersection )over|than|compared (?:to|with)|relative to|vs\.?|versus|outperform(?:s|ing|ed)?|"
     r"surpass(?:es|ing|ed)?|beat(?:s|ing)?|exceed(?:s|ing|ed)?)\s+"
 )
 _NP_END = re.compile(
@@ -141,8 +148,21 @@ _NP_END = re.compile(
     r"(?<!\bof)\s(?:and\s+)?(?:up to\s+|about\s+|nearly\s+|over\s+|more than\s+)?[+\-−]?\d"
 )
 _ARTICLE_ONLY = re.compile(r"^(?:the|a|an|all|both|its|their|our)?$", re.IGNORECASE)
-# A phrase a verb acts on that starts so is no metric: "improves upon the state …", "by an average improvement".
-_NOT_A_METRIC = re.compile(r"^(?:upon|by|in|on|with|of|over|to|for|at|from|as|and|or)\b", re.IGNORECASE)
+# What a baseline phrase cut at a preposition or a number ends with, which is not part of its name: an
+# adverb ("outperforming the state of the art significantly"), a participle whose object was cut ("methods
+# based | on SVMstruct", "models trained | on non-adversarial data"); a phrase ending in an adjective lost
+# its noun ("the strong | 256-epoch 128-GPU baseline", "a highly competitive | and accurate … baseline").
+_TRAILING = re.compile(
+    r"(?:\s+(?:significantly|substantially|considerably|consistently|greatly|markedly|notably|clearly|largely|"
+    r"remarkably|dramatically|trained|used|based|built|designed|reported|obtained|evaluated|tested|"
+    r"whenever\s.*|(?:it|they)\s+(?:is|was|are|were)))+$"
+)
+_DANGLING = re.compile(r"\s(?:strong|competitive|highly|very|powerful|popular|accurate|efficient|robust)$")
+# A phrase a verb acts on that starts so is no metric: "improves upon the state …", "by an average improvement",
+# "improvements ranging from 2% to 11%".
+_NOT_A_METRIC = re.compile(
+    r"^(?:upon|by|in|on|with|of|over|to|for|at|from|as|and|or|ranging|range|varying)\b", re.IGNORECASE
+)
 _OWN_RESULT = re.compile(
     r"\b(?:we|our|ours|achiev\w*|outperform\w*|reach\w*|obtain\w*|attain\w*|yield\w*|surpass\w*)\b", re.IGNORECASE
 )
@@ -258,6 +278,13 @@ def _values(sentence: str) -> list[_Value]:
         if _MEASURE.match(sentence, match.end()):  # "bores with diameters from 4 to 50 mm": a range, no result
             continue
         old, new = ("old", "new") if match.group("old") else ("before", "after")
+        if _SPAN_BEFORE.search(sentence, 0, match.start()) or (
+            _COUNT.fullmatch(match.group(old))
+            and _COUNT.fullmatch(match.group(new))
+            and not _METRIC.search(sentence, max(0, match.start() - 60), match.start())
+            and not _CHANGED.search(sentence, max(0, match.start() - 60), match.start())
+        ):  # "ranging from 0 to 1", "ages from 0 to 80": a span, no result ("BLEU … from 56 to 66" is one)
+            continue
         found.append((0, match.start(old), match.end(new), match.group(new), match.group(old)))
     for match in _VALUE.finditer(sentence):
         if not _SETUP_AFTER.match(sentence[match.end() :]):
@@ -462,7 +489,10 @@ def _noun_phrase(text: str) -> str | None:
     end = _NP_END.search(text)
     phrase = (text[: end.start()] if end else text).strip()
     phrase = re.sub(r"\s+(?:and|or|of|to|at|as)$", "", phrase)
+    phrase = _TRAILING.sub("", phrase)  # "methods based (on …)", "the state of the art significantly"
     if _ARTICLE_ONLY.match(phrase) or len(phrase) > 80 or phrase.split()[0].lower() in ("time", "the course"):
+        return None
+    if _DANGLING.search(phrase):  # cut before its noun: "over the strong 256-epoch 128-GPU baseline"
         return None
     return None if _NOT_A_METRIC.match(phrase) else phrase  # "outperforms by 4%": "by" is no baseline
 
