@@ -585,3 +585,22 @@ def test_a_baseline_is_the_noun_phrase_compared_with_and_no_more():
         ),
     ):
         assert [c.baseline for c in find_claims(sentence)] == [baseline], sentence
+
+
+def test_an_acronym_of_a_task_before_datasets_is_no_benchmark_but_a_datasets_name_is():
+    """From the 92.5k corpus's benchmarks chart: 31 papers "named" ReID, the task of their "ReID datasets"."""
+    from paperscope.extract.entities import find_benchmarks
+
+    assert find_benchmarks(
+        "Typical person re-identification (ReID) methods describe each pedestrian with a single feature. "
+        "Experiments on three ReID datasets, Market-1501, DukeMTMC-reID and CUHK03, show it."
+    ) == ["Market-1501", "DukeMTMC-reID", "CUHK03"]
+    for sentence, name in (
+        ("In this paper, we build a real-world super-resolution (RealSR) dataset. On the RealSR dataset, …", "RealSR"),
+        ("Third we introduce a new challenging dataset of unusual relations (UnRel). The UnRel dataset …", "UnRel"),
+        (
+            "We build a license plate deblurring dataset named License Plate Blur (LPBlur). The LPBlur dataset …",
+            "LPBlur",
+        ),
+    ):
+        assert name in find_benchmarks(sentence), sentence

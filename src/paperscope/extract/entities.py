@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from paperscope.extract.lexicon import benchmarks, models
+from paperscope.extract.names import schwartz_hearst
 from paperscope.extract.text import outermost
 
 # New benchmark names: "SomethingBench", "X-Bench", "DevEval", "TruthfulQA", or a name-like word
@@ -91,6 +92,22 @@ def _a_task(text: str, name: str) -> bool:
     return spelled and not any(re.match(_DATASET_WORD, w, re.IGNORECASE) for w in words)
 
 
+def _a_task_of_parts(text: str, name: str) -> bool:
+    """A mixed-case acronym the text spells out just before it in words it takes parts of: "person
+    re-identification (ReID)", whose "ReID datasets" (31 papers of the corpus) are the task's; not the
+    name of a dataset so spelled ("a real-world super-resolution (RealSR) dataset", "a dataset of unusual
+    relations (UnRel)", "a dataset named License Plate Blur (LPBlur)", "Math Evaluation Benchmark (CMMaTH)")."""
+    at = text.find(f"({name})")
+    if at <= 0 or name.isupper() or name.islower() or _CALLED_A_DATASET.match(text, at + len(name) + 1):
+        return False
+    before = text[:at].rstrip()
+    expansion = schwartz_hearst(name, before)
+    if not expansion or not before.endswith(expansion):
+        return False
+    named_so = re.search(_DATASET_WORD + r"[\s,]+(?:[\w-]+\s+){0,2}$", before[: -len(expansion)])
+    return not named_so and not re.search(_DATASET_WORD, expansion, re.IGNORECASE)
+
+
 def _worded(name: str) -> bool:
     """Joined to words, so a phrase rather than a name: "a new NL-to-program benchmark"."""
     return any(part.islower() for part in name.split("-")[1:])
@@ -121,7 +138,7 @@ def find_benchmarks(text: str, exclude: str | None = None, known_models: list[st
         found += [
             (m.start(1), m.group(1))
             for m in _BEFORE_BENCH.finditer(text)
-            if not m.group(1).isupper() and not _worded(m.group(1))
+            if not m.group(1).isupper() and not _worded(m.group(1)) and not _a_task_of_parts(text, m.group(1))
         ]
         found += [
             (m.start(1) + item.start(), item.group())
