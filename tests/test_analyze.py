@@ -156,10 +156,10 @@ def test_versions_of_a_benchmark_are_one_entry_with_variants(seeded_db):
     plain = replace(
         rewarding,
         id="plain",
-        benchmarks=["AlpacaEval", "CIFAR-10"],
+        benchmarks=["AlpacaEval", "CIFAR-10", "MS-COCO"],
         claims=[Claim("3%", benchmark="AlpacaEval", text="It gains 3% on AlpacaEval.")],
     )
-    cifar = replace(rewarding, id="cifar", benchmarks=["CIFAR-100", "SQuAD v1.1"], claims=[])
+    cifar = replace(rewarding, id="cifar", benchmarks=["CIFAR-100", "SQuAD v1.1", "COCO"], claims=[])
     stats = compute([], [], map(Mentions.of, [*papers, plain, cifar]))
     entries = stats.by_benchmark
     alpaca = find(entries, "AlpacaEval 2.0")
@@ -168,6 +168,8 @@ def test_versions_of_a_benchmark_are_one_entry_with_variants(seeded_db):
     assert "It gains 3% on AlpacaEval." in [c.text for c in alpaca.claims] and len(alpaca.claims) > 1
     assert find(entries, "CIFAR-10").name == "CIFAR-10" and find(entries, "cifar-100").name == "CIFAR-100"
     assert find(entries, "SQuAD").name == "SQuAD v1.1"
+    coco = find(entries, "MSCOCO")  # names of the same data, not only the same spelling
+    assert coco.name == "COCO" and coco.papers == 2 and {v for v, _ in coco.variants} == {"COCO", "MS-COCO"}
     assert close_names(entries, "CIFAR") == ["CIFAR-10", "CIFAR-100"]
     counted = dict(stats.benchmarks)  # the charts: one bar per benchmark, the papers naming any variant
     assert counted["AlpacaEval"] == 2 and "AlpacaEval 2.0" not in counted

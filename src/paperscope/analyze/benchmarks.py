@@ -1,7 +1,8 @@
 """Benchmarks as one entry per benchmark: the ways papers write it ("AlpacaEval", "AlpacaEval 2.0") are variants.
 
 Two names are one benchmark when they are the same but for case, spacing, hyphens and a version
-("2.0", "v2", " 2"); "CIFAR-10" and "CIFAR-100" stay apart (a hyphenated number is part of the name).
+("2.0", "v2", " 2"), or are names of the same data (ALIASES: "MS COCO" and "COCO"); "CIFAR-10" and
+"CIFAR-100" stay apart (a hyphenated number is part of the name).
 """
 
 from __future__ import annotations
@@ -34,9 +35,31 @@ class Benchmark:
     claims: list[ClaimRow] = field(default_factory=list)
 
 
+# Names of one dataset that differ by more than spelling, by their keys (canonical): the 92.5k corpus's
+# papers wrote COCO 321 times and MS COCO, MS-COCO or MSCOCO 296 times. Only names of the very same data:
+# CUB-200 (2010) is not CUB-200-2011, nor ImageNet (which may mean ImageNet-21K) ImageNet-1K.
+ALIASES = {
+    "mscoco": "coco",
+    "microsoftcoco": "coco",
+    "cub2002011": "cub",
+    "cub2011": "cub",
+    "mpisintel": "sintel",
+    "atari2600": "atari",
+    "ptb": "penntreebank",
+    "nyudv2": "nyuv2",
+    "nyudepthv2": "nyuv2",
+    "voc2007": "pascalvoc2007",
+    "voc2012": "pascalvoc2012",
+    "ilsvrc2012": "imagenet1k",
+    "ilsvrc12": "imagenet1k",
+    "imagenetilsvrc2012": "imagenet1k",
+}
+
+
 def canonical(name: str) -> str:
     """The key two ways of writing one benchmark share."""
-    return re.sub(r"[\s_-]+", "", _VERSION.sub("", name.strip()) or name).casefold()
+    key = re.sub(r"[\s_-]+", "", _VERSION.sub("", name.strip()) or name).casefold()
+    return ALIASES.get(key, key)
 
 
 def group(written: Counter[str], papers: Counter[str], claims: list[ClaimRow]) -> list[Benchmark]:
