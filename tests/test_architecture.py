@@ -34,7 +34,7 @@ ALLOWED: dict[str, set[str]] = {
         *("", "assemble", "citekeys", "dedupe", "sources", "store", "normalize", "model", "errors", "progress"),
         "workers",
     },
-    "embed": {"index", "store", "progress"},
+    "embed": {"index", "store", "progress", "workers"},  # many vectors are encoded in worker processes
     "copying": {"store", "errors", "progress"},
     "export": {"", "dedupe", "normalize", "model", "errors", "atomic"},
     "analyze": {"index", "model", "progress"},
