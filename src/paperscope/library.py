@@ -372,7 +372,7 @@ class Library:
         text = text.strip()[:MAX_LIKE_CHARS]
         if not text:
             return []
-        if not self.store.has_vectors():
+        if not self.has_vectors():
             return []
         limit, offset = max(1, min(limit, MAX_RESULTS)), max(0, min(offset, MAX_RESULTS))
         vector = semantic.encoder().encode([text])[0]
@@ -495,7 +495,7 @@ class Library:
     ) -> list[tuple[str, float]]:
         # A library ingested without vectors finds nothing by meaning: loading the encoder (0.6 s at the
         # first search) and encoding the query (2 ms each) would be for nothing.
-        if not self.store.has_vectors():
+        if not self.has_vectors():
             return []
         vector = semantic.encoder().encode([query.text])[0]
         return self.store.nearest(vector, k, query.filters(filters), within, query.exclude)
@@ -508,8 +508,12 @@ class Library:
         self.store.catch_up_indexes()
         self._library_idf()
         related_model.stop_words()  # imports scikit-learn: seconds, holding the import lock every thread waits on
-        if self.store.has_vectors():
+        if self.has_vectors():
             self.store.nearest(semantic.encoder().encode(["warm up"])[0], 1)
+
+    def has_vectors(self) -> bool:
+        """Whether papers can be found by meaning at all: an ingest with --no-embed computes no vectors."""
+        return self.store.has_vectors()
 
     def vectors(self) -> semantic.Vectors:
         """Every up-to-date vector in one matrix (read once per change of the library)."""

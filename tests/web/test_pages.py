@@ -422,3 +422,18 @@ def test_a_chart_of_more_rows_than_it_draws_shows_the_largest_and_says_so(page: 
         expect(chart).to_have_attribute("aria-label", "Venue and year: the 20 largest of 23")
         drawn = chart.locator("rect title").all_text_contents()
         assert drawn == [f"{venue['name']}: {venue['papers']}" for venue in ranked[:20]]
+
+
+def test_a_library_without_vectors_says_so_where_nothing_is_found_by_meaning(tmp_path):
+    from ..conftest import SEEDS
+
+    assert run_cli("--db", tmp_path / "lib.db", "ingest", SEEDS, "--no-embed").code == 0
+    with serving(tmp_path / "lib.db") as url:
+        semantic = httpx.get(f"{url}/", params={"q": "speculative decoding", "mode": "semantic"}).text
+        like = httpx.get(f"{url}/like", params={"text": "We speed up decoding with a draft model."}).text
+        hybrid = httpx.get(f"{url}/", params={"q": "speculative decoding"}).text
+    assert "no sentence vectors yet" in semantic and "paperscope embed" in semantic
+    assert "no sentence vectors yet" in like
+    assert "VSD" in hybrid and "no sentence vectors yet" not in hybrid  # words still find
+    cli = run_cli("--db", tmp_path / "lib.db", "search", "speculative decoding", "--mode", "semantic")
+    assert cli.out.startswith("no papers match: the library has no sentence vectors yet")

@@ -28,6 +28,8 @@ WORDS: dict[str, dict[str, str]] = {
         "clear": "clear",
         "results": "results",
         "no_results": "No papers match.",
+        "no_vectors": "No papers match: this library has no sentence vectors yet, so nothing is found by meaning"
+        " (paperscope embed computes them).",
         "papers": "papers",
         "score": "score",
         "name": "Name",
@@ -157,6 +159,7 @@ WORDS: dict[str, dict[str, str]] = {
         "clear": "清除",
         "results": "条结果",
         "no_results": "没有匹配的论文。",
+        "no_vectors": "没有匹配的论文：本库尚未计算句向量，无法按语义查找（运行 paperscope embed 计算）。",
         "papers": "篇论文",
         "score": "得分",
         "name": "名称",

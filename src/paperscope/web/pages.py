@@ -114,6 +114,7 @@ def search_page(
         "chosen": chosen,
         "topic_labels": topic_labels,
         "searched_as": searched_as,
+        "no_vectors": mode == "semantic" and not found.hits and not library.has_vectors(),
     }
     return _render(request, "results.html" if fragment else "search.html", **context)
 
@@ -150,6 +151,7 @@ def like_page(
         page=page,
         first=(page - 1) * PAGE + 1,
         more=len(hits) == PAGE,
+        no_vectors=bool(text.strip()) and not hits and not library.has_vectors(),
     )
 
 
