@@ -604,3 +604,13 @@ def test_an_acronym_of_a_task_before_datasets_is_no_benchmark_but_a_datasets_nam
         ),
     ):
         assert name in find_benchmarks(sentence), sentence
+
+
+def test_a_share_of_labelled_data_is_the_setting_not_a_result():
+    """From the COCO claims page of the 11.5k library: "1% MS-COCO" was listed as a result."""
+    found = find_claims(
+        "When using only 1% labeled data of MS-COCO, our method achieves 17.02 mAP improvement over the "
+        "supervised method and 5.32 mAP gains compared with state-of-the-arts.",
+        ["MS-COCO"],
+    )
+    assert [(c.value, c.metric) for c in found] == [("17.02", "mAP"), ("5.32", "mAP")]
