@@ -286,3 +286,16 @@ def test_topics_named_alike_are_led_by_what_sets_the_smaller_apart():
     led = topic_model.led_apart(keywords)
     assert led[:2] == keywords[:2] and led[3] == keywords[3]
     assert led[2] == ["fine-tuning", "large language models", "llms", "instruction tuning"]
+
+
+def test_labels_of_topics_at_one_place_are_written_on_lines_of_their_own_near_it():
+    from paperscope.analyze.charts import LABEL_HEIGHT, LABEL_SHIFTS, topic_map
+
+    # Four topics whose papers lie at one place, as the crowded middle of a large library's map.
+    points = [(f"p{t}{i}", "A paper", t, 0.5, 0.5) for t in range(4) for i in range(3)]
+    svg = topic_map(points, {t: f"topic phrase {t}" for t in range(4)})
+    texts = ElementTree.fromstring(svg).find(".//{http://www.w3.org/2000/svg}g[@id='map-labels']")
+    lines = [float(text.get("y")) for text in texts]
+    assert len(set(lines)) == 4  # none written over another
+    centre = lines[0]  # the largest topic keeps its place
+    assert all(abs(line - centre) <= LABEL_SHIFTS * LABEL_HEIGHT for line in lines)

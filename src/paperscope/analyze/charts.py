@@ -14,6 +14,7 @@ TOPIC_COLOURS: tuple[str, ...] = tuple(colorcet.palette["glasbey_bw_minc_20_maxl
 
 LABEL_CHAR_WIDTH = 8.0  # a generous width of one bold 13-pixel character of a topic's label
 LABEL_HEIGHT = 14
+LABEL_SHIFTS = 3  # lines a topic's label may move up or down from its centre, off a larger topic's label
 Point = tuple[str, str, int, float, float]  # id, title, topic, x, y (x and y in [0, 1])
 
 
@@ -88,14 +89,34 @@ def topic_map(points: list[Point], labels: dict[int, str], size: int = 800, link
         '</g><g id="map-labels" font-size="13" font-weight="bold" text-anchor="middle" '
         'paint-order="stroke" stroke="#ffffff" stroke-width="3" pointer-events="none">'
     )
-    for topic, (x, y) in sorted(topic_centres(points).items()):
+    taken: list[tuple[float, float, float, float]] = []
+    for topic, (x, y) in sorted(topic_centres(points).items()):  # topics are numbered largest first
         name = topic_name(topic, labels.get(topic, ""))
         half = min(LABEL_CHAR_WIDTH * len(name) / 2, size / 2)  # kept inside the picture, not cut at its edge
         left = min(max(pad + x * span, half), size - half)
-        top = min(max(pad + (1 - y) * span, LABEL_HEIGHT), size - 4)
+        top = _free_line(left, half, pad + (1 - y) * span, size, taken)
         parts.append(
             f'<text x="{left:.1f}" y="{top:.1f}" fill="{topic_colour(topic)}" '
             f'data-topic="{topic}">{escape(name)}</text>'
         )
     parts.append("</g></svg>")
     return "".join(parts)
+
+
+def _free_line(
+    left: float, half: float, top: float, size: int, taken: list[tuple[float, float, float, float]]
+) -> float:
+    """Where a label centred at `left` is written: at its topic's centre (`top`), or on the nearest line
+    above or below, at most LABEL_SHIFTS away, that no label already written covers; at the centre
+    when none is free. Its box joins `taken`. At 11.5k papers, 60 labels: 78 overlapping pairs → 42
+    (5 lines: 37; the middle of the map has no room for them all)."""
+    shifts = [0, *(sign * step for step in range(1, LABEL_SHIFTS + 1) for sign in (1, -1))]
+    lines = [min(max(top + shift * LABEL_HEIGHT, LABEL_HEIGHT), size - 4) for shift in shifts]
+    boxes = [(left - half, line - LABEL_HEIGHT + 3, left + half, line + 3) for line in lines]
+    free = next((box for box in boxes if not any(_overlap(box, other) for other in taken)), boxes[0])
+    taken.append(free)
+    return free[3] - 3
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
