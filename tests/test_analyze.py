@@ -156,10 +156,10 @@ def test_versions_of_a_benchmark_are_one_entry_with_variants(seeded_db):
     plain = replace(
         rewarding,
         id="plain",
-        benchmarks=["AlpacaEval", "CIFAR-10", "MS-COCO"],
+        benchmarks=["AlpacaEval", "CIFAR-10", "MS-COCO", "ImageNet"],
         claims=[Claim("3%", benchmark="AlpacaEval", text="It gains 3% on AlpacaEval.")],
     )
-    cifar = replace(rewarding, id="cifar", benchmarks=["CIFAR-100", "SQuAD v1.1", "COCO"], claims=[])
+    cifar = replace(rewarding, id="cifar", benchmarks=["CIFAR-100", "SQuAD v1.1", "COCO", "ImageNet-V2"], claims=[])
     stats = compute([], [], map(Mentions.of, [*papers, plain, cifar]))
     entries = stats.by_benchmark
     alpaca = find(entries, "AlpacaEval 2.0")
@@ -170,6 +170,8 @@ def test_versions_of_a_benchmark_are_one_entry_with_variants(seeded_db):
     assert find(entries, "SQuAD").name == "SQuAD v1.1"
     coco = find(entries, "MSCOCO")  # names of the same data, not only the same spelling
     assert coco.name == "COCO" and coco.papers == 2 and {v for v, _ in coco.variants} == {"COCO", "MS-COCO"}
+    # another test set, not a version of ImageNet
+    assert find(entries, "ImageNetV2").name == "ImageNet-V2" and find(entries, "ImageNet").name == "ImageNet"
     assert close_names(entries, "CIFAR") == ["CIFAR-10", "CIFAR-100"]
     counted = dict(stats.benchmarks)  # the charts: one bar per benchmark, the papers naming any variant
     assert counted["AlpacaEval"] == 2 and "AlpacaEval 2.0" not in counted

@@ -56,9 +56,17 @@ ALIASES = {
 }
 
 
+# Names whose version is other data, not a version of the same: ImageNetV2 is a new test set (Recht et
+# al., 2019), Argoverse 2 a new dataset.
+VERSIONED_NAMES = {"imagenetv2", "argoverse2"}
+
+
 def canonical(name: str) -> str:
     """The key two ways of writing one benchmark share."""
-    key = re.sub(r"[\s_-]+", "", _VERSION.sub("", name.strip()) or name).casefold()
+    whole = re.sub(r"[\s_-]+", "", name.strip()).casefold()
+    key = (
+        whole if whole in VERSIONED_NAMES else re.sub(r"[\s_-]+", "", _VERSION.sub("", name.strip()) or name).casefold()
+    )
     return ALIASES.get(key, key)
 
 
