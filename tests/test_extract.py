@@ -614,3 +614,16 @@ def test_a_share_of_labelled_data_is_the_setting_not_a_result():
         ["MS-COCO"],
     )
     assert [(c.value, c.metric) for c in found] == [("17.02", "mAP"), ("5.32", "mAP")]
+
+
+def test_a_model_as_its_api_or_checkpoint_is_named_in_lower_case_is_found():
+    """COLM 2025's SpecDec++ "apply it to the llama-2-chat 7B & 70B model pair" named no model."""
+    from paperscope.extract.entities import find_models
+
+    assert find_models("We implement SpecDec++ and apply it to the llama-2-chat 7B & 70B model pair.") == ["llama-2"]
+    assert find_models("We use gpt-3.5-turbo and gpt-4o-mini as judges, beside GPT-4.") == [
+        "gpt-3.5-turbo",
+        "gpt-4o-mini",
+        "GPT-4",
+    ]
+    assert find_models("A gpt model and llama models.") == []  # a family without its version is a word
