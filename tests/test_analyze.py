@@ -159,12 +159,14 @@ def test_versions_of_a_benchmark_are_one_entry_with_variants(seeded_db):
         benchmarks=["AlpacaEval", "CIFAR-10", "MS-COCO", "ImageNet"],
         claims=[Claim("3%", benchmark="AlpacaEval", text="It gains 3% on AlpacaEval.")],
     )
-    cifar = replace(rewarding, id="cifar", benchmarks=["CIFAR-100", "SQuAD v1.1", "COCO", "ImageNet-V2"], claims=[])
+    cifar = replace(
+        rewarding, id="cifar", benchmarks=["CIFAR-100", "SQuAD v1.1", "COCO", "ImageNet-V2", "AlpacaEval2"], claims=[]
+    )
     stats = compute([], [], map(Mentions.of, [*papers, plain, cifar]))
     entries = stats.by_benchmark
     alpaca = find(entries, "AlpacaEval 2.0")
-    assert alpaca is not None and alpaca.name == "AlpacaEval" and alpaca.papers == 2
-    assert {v for v, _ in alpaca.variants} == {"AlpacaEval", "AlpacaEval 2.0"}
+    assert alpaca is not None and alpaca.name == "AlpacaEval" and alpaca.papers == 3
+    assert {v for v, _ in alpaca.variants} == {"AlpacaEval", "AlpacaEval 2.0", "AlpacaEval2"}
     assert "It gains 3% on AlpacaEval." in [c.text for c in alpaca.claims] and len(alpaca.claims) > 1
     assert find(entries, "CIFAR-10").name == "CIFAR-10" and find(entries, "cifar-100").name == "CIFAR-100"
     assert find(entries, "SQuAD").name == "SQuAD v1.1"
@@ -174,7 +176,7 @@ def test_versions_of_a_benchmark_are_one_entry_with_variants(seeded_db):
     assert find(entries, "ImageNetV2").name == "ImageNet-V2" and find(entries, "ImageNet").name == "ImageNet"
     assert close_names(entries, "CIFAR") == ["CIFAR-10", "CIFAR-100"]
     counted = dict(stats.benchmarks)  # the charts: one bar per benchmark, the papers naming any variant
-    assert counted["AlpacaEval"] == 2 and "AlpacaEval 2.0" not in counted
+    assert counted["AlpacaEval"] == 3 and "AlpacaEval 2.0" not in counted
 
 
 def test_the_stats_read_from_the_store_are_those_of_its_papers(seeded_library):

@@ -39,6 +39,7 @@ class Benchmark:
 # papers wrote COCO 321 times and MS COCO, MS-COCO or MSCOCO 296 times. Only names of the very same data:
 # CUB-200 (2010) is not CUB-200-2011, nor ImageNet (which may mean ImageNet-21K) ImageNet-1K.
 ALIASES = {
+    "alpacaeval2": "alpacaeval",  # "AlpacaEval2": the version glued on, as "CIFAR10" is no version
     "mscoco": "coco",
     "microsoftcoco": "coco",
     "cub2002011": "cub",
