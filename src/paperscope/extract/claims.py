@@ -71,14 +71,14 @@ _FROM_TO = re.compile(
     rf"(?<![\w.@])(?P<before>{_NUMBER}%?)\s*(?:→|->|⟶)\s*(?P<after>{_NUMBER}%?)"
 )
 # A unit of measure after "from A to B": a range ("diameters from 4 to 50 mm"), not a result.
+_MEASURE = re.compile(r"\s?(?:mm|cm|km|m|nm|µm|kg|g|Hz|kHz|MHz|GHz|ms|s|min|h|V|W|°|degrees)\b")
 # Before "from A to B", a span it covers: "ranging from 0 to 1", "aged from 7 to 14", "spanning from 1950".
 _SPAN_BEFORE = re.compile(r"\b(?:rang(?:e|es|ed|ing)|span(?:s|ned|ning)?|aged?|var(?:y|ies|ied|ying))\s+$")
 # Two whole numbers "from A to B" are a span ("from 20 to 724 variables") far more often than a result,
 # which papers write as scores or percentages ("from 56.1 to 66.0", "from 4.04% to 26.15%"), or after
 # the metric's name.
-_COUNT = re.compile(r"\d{1,9}")
+_WHOLE_NUMBER = re.compile(r"\d{1,9}")
 _CHANGED = re.compile(r"\b(?:improv|reduc|increas|decreas|rais|lower|boost|cut)\w*\s")  # "reduce … from 86 to 0"
-_MEASURE = re.compile(r"\s?(?:mm|cm|km|m|nm|µm|kg|g|Hz|kHz|MHz|GHz|ms|s|min|h|V|W|°|degrees)\b")
 # What a value is a share of when it is no result: "1% of the parameters", "100% of SAM's total parameters",
 # "using only 1% labeled data of MS-COCO".
 _SETUP_AFTER = re.compile(
@@ -281,8 +281,8 @@ def _values(sentence: str) -> list[_Value]:
             continue
         old, new = ("old", "new") if match.group("old") else ("before", "after")
         if _SPAN_BEFORE.search(sentence, 0, match.start()) or (
-            _COUNT.fullmatch(match.group(old))
-            and _COUNT.fullmatch(match.group(new))
+            _WHOLE_NUMBER.fullmatch(match.group(old))
+            and _WHOLE_NUMBER.fullmatch(match.group(new))
             and not _METRIC.search(sentence, max(0, match.start() - 60), match.start())
             and not _CHANGED.search(sentence, max(0, match.start() - 60), match.start())
         ):  # "ranging from 0 to 1", "ages from 0 to 80": a span, no result ("BLEU … from 56 to 66" is one)
