@@ -370,9 +370,7 @@ class Library:
         """The papers nearest in meaning to a pasted text (an abstract, a paragraph): its words are
         not a query (no fields, no operators), only its sentence vector is."""
         text = text.strip()[:MAX_LIKE_CHARS]
-        if not text:
-            return []
-        if not self.has_vectors():
+        if not text or not self.has_vectors():
             return []
         limit, offset = max(1, min(limit, MAX_RESULTS)), max(0, min(offset, MAX_RESULTS))
         vector = semantic.encoder().encode([text])[0]
