@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -42,12 +43,13 @@ def compute(
         stats.with_code += papers if has_code else 0
         venues[" ".join(str(x) for x in (venue, year) if x) or "unknown"] += papers
         contributions[contribution] += papers
-    benchmarks, benchmark_papers, models = Counter(), Counter(), Counter()
+    benchmarks, benchmark_papers, models, model_papers = Counter(), Counter(), Counter(), Counter()
     claims: list[ClaimRow] = []
     for paper in mentions:
         benchmarks.update(set(paper.benchmarks))
         benchmark_papers.update({canonical(b) for b in paper.benchmarks})
         models.update(set(paper.models))
+        model_papers.update({_model_key(m) for m in paper.models})
         claims += [
             ClaimRow(paper.id, paper.display_title, c.value, c.metric, c.baseline, c.text, c.benchmark, c.direction)
             for c in paper.claims
@@ -60,8 +62,21 @@ def compute(
     stats.by_benchmark = group(benchmarks, benchmark_papers, claims)
     # One row per benchmark, however papers write it: "CIFAR10" and "CIFAR-10" were two bars.
     stats.benchmarks = most_common((entry.name, entry.papers) for entry in stats.by_benchmark)
-    stats.models = most_common(models.items())[:TOP]
+    stats.models = most_common(_by_model(models, model_papers))[:TOP]
     return stats
+
+
+def _model_key(name: str) -> str:
+    """What two spellings of one model share: "Llama 2", "LLaMA-2" and "llama-2" (not "GPT-4" and "GPT-4o")."""
+    return re.sub(r"[\s_-]+", "", name).casefold()
+
+
+def _by_model(written: Counter[str], papers: Counter[str]) -> list[tuple[str, int]]:
+    """One row per model, named as most papers write it, counting the papers that name it any way."""
+    names: dict[str, str] = {}
+    for name, _ in most_common(written.items()):
+        names.setdefault(_model_key(name), name)
+    return [(name, papers[key]) for key, name in names.items()]
 
 
 def most_common(rows: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
