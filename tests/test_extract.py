@@ -627,3 +627,20 @@ def test_a_model_as_its_api_or_checkpoint_is_named_in_lower_case_is_found():
         "GPT-4",
     ]
     assert find_models("A gpt model and llama models.") == []  # a family without its version is a word
+
+
+def test_a_name_spelled_out_as_what_results_are_measured_on_is_a_benchmark():
+    """Corpus abstracts whose benchmark was taken for a task because the text spells its name out."""
+    from paperscope.extract.entities import find_benchmarks
+
+    for sentence, name in (
+        ("Models achieve surprising performance on the Choice of Plausible Alternatives (COPA).", "COPA"),
+        ("It achieves state-of-the-art results on the 2018 Room-to-Room (R2R) task.", "R2R"),
+        ("We present a benchmark for knowledge-intensive language tasks (KILT).", "KILT"),
+    ):
+        assert find_benchmarks(sentence) == [name], sentence
+    for sentence in (  # what the paper works on, or a method
+        "A key challenge in attribute value extraction (AVE) is the scarcity of labels.",
+        "We introduce an algorithm based on Multilinear Singular Value Decomposition (MSVD).",
+    ):
+        assert find_benchmarks(sentence) == [], sentence

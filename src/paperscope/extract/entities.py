@@ -82,14 +82,26 @@ def _with_variant(text: str, end: int, name: str) -> str:
 
 def _a_task(text: str, name: str) -> bool:
     """Spelled out just before it, as what the paper works on ("end-to-end (E2E)", "Active Visual Exploration
-    (AVE)", not "mathematical reasoning (GSM8K)"), and never called a dataset."""
+    (AVE)", not "mathematical reasoning (GSM8K)"), and never called a dataset, nor evaluated on ("results on
+    the Choice of Plausible Alternatives (COPA)", "a benchmark for knowledge-intensive language tasks (KILT)")."""
     at = text.find(f"({name})")
     if at <= 0 or re.search(re.escape(name) + _DATASET_AFTER, text):
         return False
     letters = [{"2": "t", "4": "f"}.get(c, c) for c in name.lower() if c.isalpha() or c in "24"]
-    words = re.split(r"[\s-]+", text[:at].strip())[-len(letters) :]
+    split = re.split(r"[\s-]+", text[:at].strip())
+    words, lead = split[-len(letters) :], split[: -len(letters)]
     spelled = [w[:1].lower() for w in words] == letters
-    return spelled and not any(re.match(_DATASET_WORD, w, re.IGNORECASE) for w in words)
+    return spelled and not any(re.match(_DATASET_WORD, w, re.IGNORECASE) for w in words) and not _evaluated_on(lead)
+
+
+def _evaluated_on(lead: list[str]) -> bool:
+    """Whether the words before a spelled-out name say it is what results are measured on: "on (the) (2018)"
+    (not "based on"), or "benchmark", "dataset", "corpus" among the last three ("a benchmark for"; not "a
+    key challenge in", which names a task)."""
+    near = [w.lower() for w in lead[-4:] if not w.isdigit()]
+    on = next((i for i in range(len(near) - 1, max(len(near) - 3, -1), -1) if near[i] == "on"), None)
+    measured_on = on is not None and near[on + 1 :] in ([], ["the"]) and near[on - 1 : on] != ["based"]
+    return measured_on or any(re.match(r"(?:datasets?|benchmarks?|corpus|corpora)\b", w) for w in near[-3:])
 
 
 def _a_task_of_parts(text: str, name: str) -> bool:
