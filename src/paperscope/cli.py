@@ -355,7 +355,6 @@ def search(
             shown = hits[:limit]
             found = SearchPage(shown, len(shown), {}, len(hits) > limit or len(hits) == MAX_RESULTS)
         searched_as = library.searched_as(query, mode, syntax)
-        without_vectors = mode == "semantic" and not found.hits and not library.has_vectors()
     reply = responses.search_reply(query, mode, searched_as, found, limit=limit)
     if as_json:
         _print_json(reply)
@@ -364,7 +363,7 @@ def search(
     if searched_as:
         out.print(f"[dim]searched as: {escape(searched_as)}[/dim]", highlight=False)
     if not rows:
-        out.print("no papers match" + (f": {NO_VECTORS}" if without_vectors else ""))
+        out.print("no papers match" + (f": {NO_VECTORS}" if found.without_vectors else ""))
     else:
         matching = f"{total:,}{'+' if found.capped else ''} papers match"
         more = total > len(rows) or found.capped

@@ -10,7 +10,6 @@ and one process with two threads embedded 105 abstracts/s on two cores where two
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 
 import numpy as np
@@ -35,7 +34,7 @@ def embed_missing(store: Store, progress: Progress | None = None, processes: int
     if not total:
         return 0
     if processes is None:
-        processes = min(4, os.cpu_count() or 1) if total >= PROCESSES_FROM else 1
+        processes = workers.processes() if total >= PROCESSES_FROM else 1
     if processes < 2:
         encoder = semantic.encoder(threads=2)
         return _embed(store, total, lambda texts: lambda: encoder.encode(texts), progress)

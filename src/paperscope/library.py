@@ -56,6 +56,7 @@ class SearchPage:
     total: int  # the whole result set, up to MAX_RESULTS
     facets: dict[str, list[tuple[object, int]]]  # over the whole result set without the filters chosen; {} unasked
     capped: bool = False  # more papers match than MAX_RESULTS: `total` is a floor ("1,000+ papers match")
+    without_vectors: bool = False  # found nothing by meaning because the library has no vectors (--no-embed)
 
 
 @dataclass
@@ -324,15 +325,16 @@ class Library:
         ranked = ranked[:MAX_RESULTS]
         marked = self._lexical_query(text, query, "words")
         hits = self._page(ranked, read, marked, offset, max(1, min(limit, MAX_RESULTS)), order)
+        without_vectors = mode == "semantic" and not hits and not self.has_vectors()
         if not facets:
-            return SearchPage(hits, len(ranked), {}, capped)
+            return SearchPage(hits, len(ranked), {}, capped, without_vectors)
         unfiltered = (
             ranked
             if not (filters and filters.active)
             else self._ranked(text, query, MAX_RESULTS, None, "words", mode, MAX_RESULTS)[0][:MAX_RESULTS]
         )
         counts = self.store.facet_counts_of([paper_id for paper_id, _, _ in unfiltered])
-        return SearchPage(hits, len(ranked), counts, capped)
+        return SearchPage(hits, len(ranked), counts, capped, without_vectors)
 
     def _page(
         self,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -301,7 +300,7 @@ def _prepared_batches(
     """The records prepared, in reading order, about BATCH at a time. Above PARALLEL_ABOVE records
     they are prepared in worker processes, up to AHEAD batches ahead of the one being written."""
     first = list(islice(jobs, PARALLEL_ABOVE))
-    if len(first) < PARALLEL_ABOVE or (os.cpu_count() or 1) < 2:
+    if not _in_workers(len(first)):
         with _timed(report, "prepare"):
             prepared = [prepare(*job) for job in first]
         if progress:
@@ -309,7 +308,7 @@ def _prepared_batches(
         for start in range(0, len(prepared), BATCH):
             yield prepared[start : start + BATCH]
         return
-    pool = workers.pool(min(4, os.cpu_count() or 1))
+    pool = workers.pool(workers.processes())
     try:
         batch: list[Prepared] = []
         for prepared in _prepared_in(pool, chain(first, jobs), report, progress):
@@ -348,6 +347,11 @@ def _prepared_in(
         yield collect()
 
 
+def _in_workers(count: int) -> bool:
+    """Whether `count` records (or papers) are prepared in worker processes."""
+    return count >= PARALLEL_ABOVE and workers.processes() > 1
+
+
 def _prepare_chunk(jobs: list[tuple[RawRecord, str]]) -> tuple[list[Prepared], float]:
     """Run in a worker: the records prepared, and the processor time it took."""
     started = time.process_time()
@@ -359,11 +363,11 @@ def _prepared_sources(store: Store, paper_ids: list[str]) -> Iterator[dict[str, 
     PARALLEL_ABOVE papers in worker processes, which prepare the next batch while this one is written."""
     batches = (paper_ids[start : start + REMAKE_BATCH] for start in range(0, len(paper_ids), REMAKE_BATCH))
     records = ({paper_id: store.source_records(paper_id) for paper_id in batch} for batch in batches)
-    if len(paper_ids) < PARALLEL_ABOVE or (os.cpu_count() or 1) < 2:
+    if not _in_workers(len(paper_ids)):
         for read in records:
             yield {paper_id: [prepare(record, "") for record in rows] for paper_id, rows in read.items()}
         return
-    pool = workers.pool(min(4, os.cpu_count() or 1))
+    pool = workers.pool(workers.processes())
     try:
         pending: deque[tuple[dict[str, list[RawRecord]], list[Future]]] = deque()
         for read in records:

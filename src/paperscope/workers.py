@@ -21,6 +21,11 @@ PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 CHECK_EVERY = 0.5  # seconds
 
 
+def processes() -> int:
+    """How many worker processes a job gets: one per core, at most 4."""
+    return min(4, os.cpu_count() or 1)
+
+
 def pool(workers: int) -> ProcessPoolExecutor:
     """A process pool whose workers exit when this process does."""
     return ProcessPoolExecutor(max_workers=workers, initializer=_start, initargs=(os.getpid(),))

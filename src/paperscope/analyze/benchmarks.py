@@ -62,12 +62,15 @@ ALIASES = {
 VERSIONED_NAMES = {"imagenetv2", "argoverse2"}
 
 
+def spelled(name: str) -> str:
+    """A name bare of case, spaces, hyphens and underscores: "MS-COCO" and "ms coco" alike."""
+    return re.sub(r"[\s_-]+", "", name).casefold()
+
+
 def canonical(name: str) -> str:
     """The key two ways of writing one benchmark share."""
-    whole = re.sub(r"[\s_-]+", "", name.strip()).casefold()
-    key = (
-        whole if whole in VERSIONED_NAMES else re.sub(r"[\s_-]+", "", _VERSION.sub("", name.strip()) or name).casefold()
-    )
+    whole = spelled(name.strip())
+    key = whole if whole in VERSIONED_NAMES else spelled(_VERSION.sub("", name.strip()) or name)
     return ALIASES.get(key, key)
 
 
@@ -103,8 +106,8 @@ def find(entries: list[Benchmark], name: str) -> Benchmark | None:
 
 def close_names(entries: list[Benchmark], name: str, limit: int = 5) -> list[str]:
     """Benchmark names like the one asked for: the ones containing it, then those spelled alike."""
-    wanted = re.sub(r"[\s_-]+", "", name).casefold()
-    by_key = {re.sub(r"[\s_-]+", "", b.name).casefold(): b.name for b in entries}
+    wanted = spelled(name)
+    by_key = {spelled(b.name): b.name for b in entries}
     containing = [b.name for b in entries if wanted and wanted in canonical(b.name)]
     alike = [by_key[k] for k in difflib.get_close_matches(wanted, list(by_key), n=limit, cutoff=0.6)]
     return list(dict.fromkeys(containing + alike))[:limit]

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from paperscope.analyze.benchmarks import Benchmark, ClaimRow, canonical, group
+from paperscope.analyze.benchmarks import Benchmark, ClaimRow, canonical, group, spelled
 from paperscope.model import Mentions
 
 TOP = 15
@@ -49,7 +48,7 @@ def compute(
         benchmarks.update(set(paper.benchmarks))
         benchmark_papers.update({canonical(b) for b in paper.benchmarks})
         models.update(set(paper.models))
-        model_papers.update({_model_key(m) for m in paper.models})
+        model_papers.update({spelled(m) for m in paper.models})
         claims += [
             ClaimRow(paper.id, paper.display_title, c.value, c.metric, c.baseline, c.text, c.benchmark, c.direction)
             for c in paper.claims
@@ -66,16 +65,12 @@ def compute(
     return stats
 
 
-def _model_key(name: str) -> str:
-    """What two spellings of one model share: "Llama 2", "LLaMA-2" and "llama-2" (not "GPT-4" and "GPT-4o")."""
-    return re.sub(r"[\s_-]+", "", name).casefold()
-
-
 def _by_model(written: Counter[str], papers: Counter[str]) -> list[tuple[str, int]]:
-    """One row per model, named as most papers write it, counting the papers that name it any way."""
+    """One row per model, named as most papers write it, counting the papers that name it any way: "Llama 2",
+    "LLaMA-2" and "llama-2" are one (a version is part of a model's name: GPT-4 and GPT-4o are two)."""
     names: dict[str, str] = {}
     for name, _ in most_common(written.items()):
-        names.setdefault(_model_key(name), name)
+        names.setdefault(spelled(name), name)
     return [(name, papers[key]) for key, name in names.items()]
 
 

@@ -114,7 +114,7 @@ def search_page(
         "chosen": chosen,
         "topic_labels": topic_labels,
         "searched_as": searched_as,
-        "no_vectors": mode == "semantic" and not found.hits and not library.has_vectors(),
+        "no_vectors": found.without_vectors,
     }
     return _render(request, "results.html" if fragment else "search.html", **context)
 
