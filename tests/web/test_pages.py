@@ -264,6 +264,7 @@ def test_a_search_pages_through_all_its_results(server, page: Page):
     second = page.locator("#results a.result-link").evaluate_all("all => all.map(a => a.href)")
     assert second and not set(first) & set(second)
     page.get_by_role("link", name="← Previous").click()
+    expect(page.locator("#results .summary").first).to_have_text(f"Showing 1–20 / {total} results")
     assert page.locator("#results a.result-link").evaluate_all("all => all.map(a => a.href)") == first
 
 
