@@ -23,7 +23,7 @@ from paperscope.index import semantic
 from paperscope.library import Library, SharedWeights
 from paperscope.model import Claim, Mentions
 
-from .conftest import SEEDS, run_cli
+from .conftest import CORPUS, SEEDS, run_cli
 
 
 def test_every_paper_gets_a_topic_and_a_place_on_the_map(seeded_db):
@@ -108,6 +108,9 @@ def test_topics_from_the_command_line_with_a_chosen_count(seeded_copy):
     assert len(found) == 8 and sum(t["size"] for t in found) == 51
     assert all(1 <= len(t["papers"]) <= 3 for t in found)
     assert run_cli("--db", seeded_copy, "topics").out.startswith("8 topics")
+    again = json.loads(run_cli("--db", seeded_copy, "topics", "--again", "--json").out)["topics"]
+    with Library(seeded_copy) as library:
+        assert len(again) == len(library.topics()) != 8  # the count chosen as at first
 
 
 def test_the_map_is_drawn_as_svg_and_png(seeded_db, tmp_path):
@@ -310,3 +313,59 @@ def test_the_models_chart_counts_a_model_once_however_papers_spell_it():
     written = [["LLaMA-2", "GPT-4"], ["Llama 2"], ["llama-2", "GPT-4o"], ["LLaMA-2"]]
     mentions = [Mentions(f"p{i}", f"Paper {i}", models, [], []) for i, models in enumerate(written)]
     assert compute([], [], mentions).models == [("LLaMA-2", 4), ("GPT-4", 1), ("GPT-4o", 1)]
+
+
+def _topic_of(library: Library, words: str) -> str:
+    """The topic of the one paper whose abstract holds these words."""
+    (paper,) = [p for p in library.papers() if words in p.abstract]
+    return paper.topics[0]
+
+
+NEW_PAPERS = (
+    "Speculative decoding accelerates inference for LLMs: draft paths sampled from a small model are verified"
+    " by the target model. We train the draft model to maximise the acceptance of its proposals.",
+    "Quantization methods with integer bit-widths cannot fit Large Language Models to a memory budget. We"
+    " introduce a framework with continuous bit-width control for Pareto-optimal deployment.",
+)
+
+
+def _places(library: Library) -> dict[str, tuple[int, float, float]]:
+    return {pid: (topic, x, y) for pid, _, topic, x, y in library.map_points()}
+
+
+def test_a_few_new_papers_are_placed_among_the_topics_there_are_and_many_make_them_again(
+    seeded_any, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(topic_model, "PLACE_FROM", 0)  # the seeds alone are made again at any change
+    with Library(seeded_any) as library:
+        before, topics = _places(library), {t.id: t.label for t in library.topics()}
+        listing = tmp_path / "two.txt"
+        listing.write_text("More Papers\n" + "\n".join(NEW_PAPERS) + "\n", encoding="utf-8")
+        library.ingest([listing])
+        after = _places(library)
+        assert {t.id: t.label for t in library.topics()} == topics  # the topics stay as they were made
+        assert {pid: after[pid] for pid in before} == before  # and so does every paper's place
+        assert len(after) == 53 and sum(t.size for t in library.topics()) == 53
+        assert all(0 <= x <= 1 and 0 <= y <= 1 for _, x, y in after.values())
+        more = tmp_path / "more.txt"  # 2 + 3 new papers are more than 5% of the 51 the topics were made of
+        more.write_text("Even More Papers\n" + "".join(f"Paper {n} studies graph coarsening.\n" for n in range(3)))
+        library.ingest([more])
+        made_again = _places(library)
+        assert len(made_again) == 56 and sum(t.size for t in library.topics()) == 56
+        assert {pid: made_again[pid] for pid in before} != before
+
+
+def test_new_papers_join_the_topic_of_the_papers_they_are_like_without_clustering_again(tmp_path):
+    with Library(tmp_path / "icml.db") as library:
+        library.ingest([SEEDS, CORPUS / "icml2018.json.gz"])
+        assert len(library.map_points()) == 674
+        before, topics = _places(library), library.topics()
+        listing = tmp_path / "two.txt"
+        listing.write_text("More Papers\n" + "\n".join(NEW_PAPERS) + "\n", encoding="utf-8")
+        library.ingest([listing])
+        liftquant = _topic_of(library, "LiftQuant")
+        grown = {t.id: replace(t, size=t.size + 2 * (t.label == liftquant)) for t in topics}
+        assert {t.id: t for t in library.topics()} == grown  # not clustered again: the same topics, two more papers
+        # Both are about large language models, as LiftQuant is (VSD sits with variational inference here)
+        assert _topic_of(library, NEW_PAPERS[0][:50]) == _topic_of(library, NEW_PAPERS[1][:50]) == liftquant
+        assert {pid: place for pid, place in _places(library).items() if pid in before} == before

@@ -454,6 +454,9 @@ def topics(
     ctx: typer.Context,
     db: DbOption = None,
     count: Annotated[int | None, typer.Option("--topics", min=2, max=200, help=TOPICS_HELP)] = None,
+    again: Annotated[
+        bool, typer.Option("--again", help="Make the topics again from every paper (new papers are placed among them).")
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """The topics of the library: label, size and the papers nearest each topic's centre.
@@ -461,7 +464,7 @@ def topics(
     Example: paperscope topics --topics 12
     """
     with _library(ctx, db) as library, _progress() as report:
-        found = library.analyze(count, report) if count or not library.topics() else library.topics()
+        found = library.analyze(count, report) if count or again or not library.topics() else library.topics()
         reply = responses.topics_reply(library, found)
     if as_json:
         _print_json(reply)

@@ -6,12 +6,13 @@ TF-IDF did (bench/analyze.py: NMI 0.25 against 0.34 on the 11.5k-paper library).
 therefore clustered (and placed on the map) by its sentence vector beside a latent-semantic vector of
 its words (TF-IDF reduced by truncated SVD), the two of equal weight.
 
-Deterministic: the papers are taken in id order and every random state is fixed, so the same
-library gives the same topics and the same map. The number of topics, unless asked for, is the
-candidate count around sqrt(n / 2) whose clusters have the highest silhouette (cosine, on a fixed
-sample of at most SILHOUETTE_SAMPLE papers; bench/analyze.py prints the figures beside purity and NMI
-against labelled papers). The map is t-SNE (scikit-learn, Barnes-Hut) up to MAP_TSNE_LIMIT papers
-and PCA beyond, where t-SNE takes minutes (bench/analyze.py measures both).
+Deterministic: the papers are taken in id order and every random state is fixed, so the same library
+gives the same topics and the same map. Papers that come later are placed among the topics there are
+(`place`) until they are PLACE_SHARE of those the topics were made of. The number of topics, unless
+asked for, is the candidate count around sqrt(n / 2) whose clusters have the highest silhouette
+(cosine, on a fixed sample of at most SILHOUETTE_SAMPLE papers; bench/analyze.py prints the figures
+beside purity and NMI against labelled papers). The map is t-SNE (scikit-learn, Barnes-Hut) up to
+MAP_TSNE_LIMIT papers and PCA beyond, where t-SNE takes minutes (bench/analyze.py measures both).
 """
 
 from __future__ import annotations
@@ -42,6 +43,17 @@ WORD_FIT_SAMPLE = 20_000  # papers the words' model is fitted on (all are then t
 WORD_CHUNK = 10_000  # papers transformed at a time
 MIN_SHARE = 0.08  # a label phrase occurs in at least this share of its topic's papers
 LONGER_PHRASE_WEIGHT = 2.0  # a two-word phrase counts three times, a three-word one five times
+# Papers new since the topics were made (or gone), up to this share of those they were made of, are placed
+# among them (`placed`) rather than every topic being made again.
+PLACE_SHARE = 0.05
+# Below this many papers the topics are always made again: it takes seconds (5 s at 674 papers, most of it
+# the t-SNE map), and the centre of a topic of a few papers places a new one poorly.
+PLACE_FROM = 500
+NEIGHBOURS = 10  # a placed paper's nearest papers in its topic, whose mean place is its own
+# What each of a topic's key phrases found in a new paper's text adds to the cosine of its centre: on the
+# tune half of bench/topic_placing.py, the papers given the topic the whole clustering gave them went
+# from 0.647 (the centre alone) to 0.706 (0.01: 0.685, 0.03: 0.671).
+KEY_PHRASE_WEIGHT = 0.02
 
 
 @dataclass
@@ -102,6 +114,43 @@ def cluster(matrix: np.ndarray, texts: list[str], count: int | None = None, prog
     ]
     xy = _layout(matrix, progress or (lambda stage, done, total: None))
     return Layout(topics, assignment, xy, silhouettes)
+
+
+def place(
+    matrix: np.ndarray,
+    on_map: list[tuple[int, int, float, float]],
+    keywords: dict[int, list[str]],
+    new: list[int],
+    texts: list[str],
+) -> list[tuple[int, float, float]]:
+    """(topic, x, y) for new papers (their rows of `matrix`, the sentence vectors, and their texts) among
+    the papers on the map, (row, topic, x, y) each: the topic whose centre is nearest, each of its key
+    phrases in the paper's text adding KEY_PHRASE_WEIGHT, at the mean place of its NEIGHBOURS papers
+    nearest the new one. (The topics were clustered on the vectors joined with the texts' words,
+    with_words, whose model is not kept: the key phrases stand in for it.)"""
+    from scipy import sparse
+
+    rows = np.array([row for row, *_ in on_map])
+    topic_ids, members = np.unique([topic for _, topic, _, _ in on_map], return_inverse=True)
+    xy = np.array([(x, y) for *_, x, y in on_map])
+    # the topics' centres, summed through an indicator matrix: no copy of a million-row matrix
+    indicator = sparse.csr_matrix((np.ones(len(rows)), (members, rows)), shape=(len(topic_ids), len(matrix)))
+    centres = np.asarray(indicator @ matrix)
+    centres /= np.maximum(np.linalg.norm(centres, axis=1, keepdims=True), 1e-9)
+    vectors = matrix[new]
+    phrases_in = np.array(
+        [
+            [sum(phrase in text for phrase in keywords.get(int(t), [])) for t in topic_ids]
+            for text in map(str.lower, texts)
+        ]
+    ).reshape(len(new), len(topic_ids))
+    chosen = np.argmax(vectors @ centres.T + KEY_PHRASE_WEIGHT * phrases_in, axis=1)
+    places = np.empty((len(new), 2))
+    for index in np.unique(chosen):
+        in_topic, papers = np.flatnonzero(members == index), np.flatnonzero(chosen == index)
+        nearest = np.argsort(-(vectors[papers] @ matrix[rows[in_topic]].T), axis=1, kind="stable")[:, :NEIGHBOURS]
+        places[papers] = xy[in_topic][nearest].mean(axis=1)
+    return [(int(topic_ids[c]), float(x), float(y)) for c, (x, y) in zip(chosen, places, strict=True)]
 
 
 def with_words(matrix: np.ndarray, texts: list[str]) -> np.ndarray:

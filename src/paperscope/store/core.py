@@ -99,6 +99,7 @@ _MISSING = (
     " WHERE v.paper_id IS NULL"
 )
 CURRENT = " FROM vectors AS v JOIN papers AS p ON p.id = v.paper_id AND p.embed_hash = v.embed_hash"
+_GONE = "NOT EXISTS (SELECT 1 FROM papers AS p WHERE p.id = paper_topics.paper_id)"
 _CHECKED = ("files", "papers", "sources", "vectors", "topics")  # the tables `check` counts
 
 
@@ -706,6 +707,41 @@ class SQLCore(ABC):
             ((t, label, orjson.dumps(words).decode(), size) for t, label, words, size in topics),
         )
         self._many("INSERT INTO paper_topics (paper_id, topic, x, y) VALUES (?, ?, ?, ?)", points)
+
+    def unplaced(self) -> list[str]:
+        """Papers with a current vector and no place on the map: new since the topics were made, or
+        with a new vector (put_vectors takes their place away), in id order."""
+        return [
+            r[0]
+            for r in self._all(
+                "SELECT v.paper_id" + CURRENT + " LEFT JOIN paper_topics AS pt ON pt.paper_id = v.paper_id"
+                " WHERE pt.paper_id IS NULL ORDER BY v.paper_id"
+            )
+        ]
+
+    def placed_count(self) -> int:
+        """Papers on the map."""
+        return int(self._one("SELECT count(*) FROM paper_topics AS pt JOIN papers AS p ON p.id = pt.paper_id")[0])  # type: ignore[index]
+
+    def gone_count(self) -> int:
+        """Places on the map of papers no longer in the library (put_places forgets them)."""
+        return int(self._one(f"SELECT count(*) FROM paper_topics WHERE {_GONE}")[0])  # type: ignore[index]
+
+    def put_places(self, points: list[tuple[str, int, float, float]]) -> None:
+        """Put papers on the map among the topics there are, forget the places of papers gone, and count
+        each topic's papers again (a topic left without any goes); inside the caller's transaction."""
+        self._exclusive()
+        self._many(
+            "INSERT INTO paper_topics (paper_id, topic, x, y) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", points
+        )
+        self._run(f"DELETE FROM paper_topics WHERE {_GONE}")
+        self._run("UPDATE topics SET size = (SELECT count(*) FROM paper_topics AS pt WHERE pt.topic = topics.id)")
+        self._run("DELETE FROM topics WHERE size = 0")
+
+    def _unplace(self, paper_ids: list[str]) -> None:
+        """Take these papers off the map: their vectors are new, their place was found by the old ones."""
+        for clause, params in self.dialect.members(paper_ids):
+            self._run(f"DELETE FROM paper_topics WHERE paper_id {clause}", params)
 
     def topics(self) -> list[tuple[int, str, list[str], int]]:
         rows = self._all("SELECT id, label, keywords, size FROM topics ORDER BY size DESC, id")
