@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from paperscope.extract import extract
 from paperscope.extract.claims import find_claims
+from paperscope.extract.entities import find_benchmarks, find_models
 from paperscope.extract.names import Name, find_name, schwartz_hearst
 from paperscope.extract.text import sentences
 from paperscope.model import Paper
@@ -420,8 +421,6 @@ def test_a_name_is_the_papers_own_whole_name():
 
 
 def test_a_benchmark_keeps_its_variant_and_a_task_acronym_is_none():
-    from paperscope.extract.entities import find_benchmarks, find_models
-
     assert find_benchmarks(
         "We introduce FH41K and CelebA-logic. FAIM achieves 87.9% mAP on the ImageNet VID dataset, and results "
         "on ImageNet-LT, ActivityNet-v1.3 and a MuJoCo-based arm."
@@ -453,9 +452,31 @@ def test_values_reported_respectively_get_their_own_benchmark_and_a_long_form_is
     ) == (Name("CAC", "Class Anchor Clustering"))
 
 
-def test_one_mention_is_one_benchmark_and_a_name_keeps_its_pluses():
-    from paperscope.extract.entities import find_benchmarks
+def test_values_on_a_list_of_names_are_each_the_names_in_its_place_and_never_all_the_firsts():
+    def benchmarks(sentence: str) -> list[str | None]:
+        return [c.benchmark for c in find_claims(sentence, find_benchmarks(sentence))]
 
+    # GSM8k, CofCA and MuSiQue are no benchmarks the extraction knows; each value was measured on its own
+    assert benchmarks(
+        "SWiRL outperforms baseline approaches by 21.5%, 12.3%, 14.8%, 11.1%, and 15.3% in relative accuracy on"
+        " GSM8k, HotPotQA, CofCA, MuSiQue, and BeerQA, respectively."
+    ) == ["GSM8k", "HotPotQA", "CofCA", "MuSiQue", "BeerQA"]
+    assert benchmarks(
+        "The proposed method obtains 83.03% and 89.67% frame-level AUC performance on the UCF-Crime and"
+        " ShanghaiTech datasets respectively."
+    ) == ["UCF-Crime", "ShanghaiTech"]
+    # models, not benchmarks; and a list whose names are not all read is no value's alone
+    assert benchmarks("RAPQ can reach accuracy of 65% and 48% on ResNet-18 and MobileNetV2 respectively.") == [None] * 2
+    assert (
+        benchmarks(
+            "Our work outperforms the state-of-the-art by 4.2%, 14.3% and 27.1% in MAE, on the ShanghaiTech Part A,"
+            " ShanghaiTech Part B and UCF-QNRF datasets, respectively."
+        )
+        == [None] * 3
+    )
+
+
+def test_one_mention_is_one_benchmark_and_a_name_keeps_its_pluses():
     assert find_benchmarks("Evaluation on the KITTI, Complex Urban, and Oxford RobotCar datasets shows it.") == [
         "KITTI",
         "Oxford RobotCar",
@@ -500,8 +521,6 @@ def test_a_share_is_not_a_change():
 
 
 def test_every_name_of_a_list_before_datasets_is_a_benchmark():
-    from paperscope.extract.entities import find_benchmarks
-
     assert find_benchmarks("We evaluate our algorithm on the challenging DAVIS, SegTrack v2 and FBMS-59 datasets.") == [
         "DAVIS",
         "SegTrack v2",
@@ -516,7 +535,6 @@ def test_every_name_of_a_list_before_datasets_is_a_benchmark():
 
 def test_a_models_name_called_a_dataset_is_a_benchmark_there():
     """COLM 2025's SpecDec++: "a 2.04x speedup on the Alpaca dataset" names a dataset, not the model."""
-    from paperscope.extract.entities import find_benchmarks, find_models
 
     text = "It achieves a 2.04x speedup on the Alpaca dataset. On the GSM8K and HumanEval datasets, 2.26x."
     assert find_models(text) == [] and find_benchmarks(text) == ["Alpaca", "GSM8K", "HumanEval"]
@@ -589,7 +607,6 @@ def test_a_baseline_is_the_noun_phrase_compared_with_and_no_more():
 
 def test_an_acronym_of_a_task_before_datasets_is_no_benchmark_but_a_datasets_name_is():
     """From the 92.5k corpus's benchmarks chart: 31 papers "named" ReID, the task of their "ReID datasets"."""
-    from paperscope.extract.entities import find_benchmarks
 
     assert find_benchmarks(
         "Typical person re-identification (ReID) methods describe each pedestrian with a single feature. "
@@ -631,7 +648,6 @@ def test_a_model_as_its_api_or_checkpoint_is_named_in_lower_case_is_found():
 
 def test_a_name_spelled_out_as_what_results_are_measured_on_is_a_benchmark():
     """Corpus abstracts whose benchmark was taken for a task because the text spells its name out."""
-    from paperscope.extract.entities import find_benchmarks
 
     for sentence, name in (
         ("Models achieve surprising performance on the Choice of Plausible Alternatives (COPA).", "COPA"),

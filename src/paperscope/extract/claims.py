@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from paperscope.extract.entities import find_benchmarks
+from paperscope.extract.entities import find_benchmarks, find_models
 from paperscope.extract.text import outermost, sentences
 from paperscope.model import Claim
 
@@ -176,7 +176,13 @@ _OTHERS_RESULTS = re.compile(
     re.IGNORECASE,
 )
 # "870 on HopperStand": a coined name after the value names where it was measured.
-_ON_NAME = re.compile(r"^\s*(?:\S+\s+){0,3}?on\s+(?:the\s+)?(?P<name>[A-Z][a-z0-9]*[A-Z0-9][\w.+-]*[\w+])")
+_NAME = r"[A-Z][a-z0-9]*[A-Z0-9][\w.+-]*[\w+]"  # "MuSiQue", "UCF-Crime", "GSM8k": shaped as a dataset's name
+_ON_NAME = re.compile(rf"^\s*(?:\S+\s+){{0,3}}?on\s+(?:the\s+)?(?P<name>{_NAME})")
+_ITEM = r"[A-Z0-9][\w.+-]*(?:\s[A-Z0-9][\w.+-]*)*"
+_ON_LIST = re.compile(
+    rf"^\s*(?:\S+\s+){{0,3}}?on\s+(?:the\s+)?(?P<items>{_ITEM}(?:\s*,\s*(?:and\s+)?{_ITEM}|\s+and\s+{_ITEM})+)"
+    r"(?:\s+(?:datasets?|benchmarks?|tasks?)\b|,?\s+respectively\b|\s*(?:[.;)]|$))"
+)
 # "on uproof)", "on CIFAR-10": where a value was measured; not "on average NDCG@10", "on the convergence speed".
 _ON_OTHER = re.compile(r"^\s*\)?\s*on\s+(?:the\s+)?(?:[A-Z0-9][\w-]*|[a-z][\w-]*\s*(?:[),.;]|$))")
 _REDUCES = re.compile(
@@ -356,8 +362,12 @@ def _group_claims(sentence: str, group: list[_Value], named: list[str]) -> list[
     if len(group) > 1 and len(found) == 1 and _one_of_a_list(group[0].clause, found[0]):
         found = []
     benchmarks = _each(group, found)
+    if benchmarks == [None] * len(group) and len(group) > 1:
+        benchmarks = _listed(after, len(group), named)
     if benchmarks == [None] * len(group):
-        benchmarks = [_on_name(after, named)] * len(group)
+        on = _on_name(after)
+        # "by 21.5% and 12.3% on GSM8k, HotPotQA, …": the first of a list is not where every value was measured
+        benchmarks = [None if on and len(group) > 1 and _one_of_a_list(after, on) else on] * len(group)
     if (
         benchmarks == [None] * len(group)
         and len(set(named)) == 1
@@ -387,6 +397,18 @@ def _each(group: list[_Value], found: list[str]) -> list[str | None]:
     if len(found) == len(group):
         return list(found)
     return [found[0] if len(found) == 1 else None] * len(group)
+
+
+def _listed(after: str, count: int, named: list[str]) -> list[str | None]:
+    """The benchmarks of the list the values were measured on ("on GSM8k, HotPotQA, CofCA, MuSiQue, and
+    BeerQA, respectively"), one item per value, by place, when the list has as many items as there are
+    values: those this extraction knows, and the others shaped as a dataset's name that are no model's
+    ("65% and 48% on ResNet-18 and MobileNetV2 respectively"); None for the rest."""
+    listed = _ON_LIST.match(after)
+    items = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", listed.group("items")) if listed else []
+    if len(items) != count:
+        return [None] * count
+    return [item if item in named or (_a_name(item) and not find_models(item)) else None for item in items]
 
 
 def _one_of_a_list(text: str, name: str) -> bool:
@@ -462,11 +484,14 @@ def _whole_at(text: str, name: str) -> Iterator[int]:
         at = text.find(name, at + 1)
 
 
-def _on_name(after: str, named: list[str]) -> str | None:
+def _on_name(after: str) -> str | None:
     match = _ON_NAME.match(after)
-    if match and not match.group("name").isupper() and not _METRIC.fullmatch(match.group("name")):
-        return match.group("name")
-    return None
+    return match.group("name") if match and _a_name(match.group("name")) else None
+
+
+def _a_name(name: str) -> bool:
+    """Shaped as a dataset's name, and not an acronym in capitals ("LLM") or a metric's name."""
+    return bool(re.fullmatch(_NAME, name)) and not name.isupper() and not _METRIC.fullmatch(name)
 
 
 def _baseline(after: str, before: str) -> str | None:
