@@ -292,3 +292,18 @@ def test_the_graded_query_set_names_real_seed_papers(seed_papers):
     for item in data["queries"]:
         assert item["relevant"] and set(item["relevant"]) <= places, item["query"]
         assert set(item["relevant"].values()) <= {1, 2} and 2 in item["relevant"].values()
+
+
+def test_the_whole_librarys_facets_are_counted_once_per_change(seeded_copy, tmp_path):
+    with Library(seeded_copy) as library:
+        first = library.facets()
+        run: list[str] = []
+        library.store.db.set_trace_callback(run.append)
+        assert library.facets() == first and library.facets(Filters()) == first
+        assert not [sql for sql in run if "GROUP BY" in sql]  # kept, not counted again
+        library.store.db.set_trace_callback(None)
+        listing = tmp_path / "more.txt"
+        listing.write_text("UAI 2019 Papers\n\nWe study graph coarsening with spectral guarantees.\n", encoding="utf-8")
+        library.ingest([listing], embed_vectors=False)
+        venues = dict(library.facets()["venue"])
+        assert venues["UAI"] == 1 and sum(venues.values()) == sum(dict(first["venue"]).values()) + 1

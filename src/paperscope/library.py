@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Self, TextIO
+from typing import Generic, Self, TextIO, TypeVar
 
 from paperscope import citekeys, pipeline
 from paperscope.analyze import benchmarks as benchmark_model
@@ -35,6 +35,20 @@ TITLE_CHECKED = 10  # how many of the first results are checked for a title equa
 # left the map) since
 TOPICS_MADE_OF = "topics_made_of"
 TOPICS_PLACED = "topics_placed"
+T = TypeVar("T")
+
+
+class _PerVersion(Generic[T]):
+    """A value worked out once per change of the library."""
+
+    def __init__(self) -> None:
+        self._held: tuple[object, T] | None = None
+
+    def get(self, version: object, work_out: Callable[[], T]) -> T:
+        held = self._held  # one read: another thread may replace it meanwhile
+        if held is None or held[0] != version:
+            held = self._held = (version, work_out())
+        return held[1]
 
 
 def _words(text: str) -> list[str]:
@@ -113,7 +127,8 @@ class Library:
     def __init__(self, db: str | Path, shared: SharedWeights | None = None, progress: Progress | None = None) -> None:
         self.store: Store = open_store(db, progress)
         self._weights = shared or SharedWeights()
-        self._stats: tuple[tuple[int, int], stats_model.Stats] | None = None
+        self._stats: _PerVersion[stats_model.Stats] = _PerVersion()
+        self._facets: _PerVersion[dict[str, list[tuple[object, int]]]] = _PerVersion()
         self._translated: tuple[tuple[str, tuple[int, int]], translate.Translation] | None = None  # the last query's
 
     def close(self) -> None:
@@ -236,13 +251,10 @@ class Library:
 
     def stats(self) -> stats_model.Stats:
         """Counts and tops over the whole library; computed once per change of the library."""
-        version = self.store.version()
-        if self._stats is None or self._stats[0] != version:
-            self._stats = (
-                version,
-                stats_model.compute(self.store.paper_groups(), self.store.topic_sizes(), self.store.mentions()),
-            )
-        return self._stats[1]
+        return self._stats.get(
+            self.store.version(),
+            lambda: stats_model.compute(self.store.paper_groups(), self.store.topic_sizes(), self.store.mentions()),
+        )
 
     def benchmark(self, name: str) -> benchmark_model.Benchmark:
         """One benchmark, however it is written, with its variants and claims; when no paper names it,
@@ -263,8 +275,11 @@ class Library:
         return self.store.iter_papers(order, limit, offset, filters)
 
     def facets(self, filters: lexical.Filters | None = None) -> dict[str, list[tuple[object, int]]]:
-        """How many papers per venue, year, contribution and has-code, among those passing `filters`."""
-        return self.store.facet_counts(filters)
+        """How many papers per venue, year, contribution and has-code, among those passing `filters`; those
+        of the whole library (the home and browse pages' first view) once per change of the library."""
+        if filters and filters.active:
+            return self.store.facet_counts(filters)
+        return self._facets.get(self.store.version(), self.store.facet_counts)
 
     def paper(self, paper_id: str) -> Paper:
         paper = self.store.get_paper(paper_id.strip().lower())
