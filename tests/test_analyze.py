@@ -337,6 +337,7 @@ def test_a_few_new_papers_are_placed_among_the_topics_there_are_and_many_make_th
     seeded_any, tmp_path, monkeypatch
 ):
     monkeypatch.setattr(topic_model, "PLACE_FROM", 0)  # the seeds alone are made again at any change
+    monkeypatch.setattr(topic_model, "PLACE_SHARE", 0.1)  # up to 5.1 papers placed of the 51 made
     with Library(seeded_any) as library:
         before, topics = _places(library), {t.id: t.label for t in library.topics()}
         listing = tmp_path / "two.txt"
@@ -347,11 +348,15 @@ def test_a_few_new_papers_are_placed_among_the_topics_there_are_and_many_make_th
         assert {pid: after[pid] for pid in before} == before  # and so does every paper's place
         assert len(after) == 53 and sum(t.size for t in library.topics()) == 53
         assert all(0 <= x <= 1 and 0 <= y <= 1 for _, x, y in after.values())
-        more = tmp_path / "more.txt"  # 2 + 3 new papers are more than 5% of the 51 the topics were made of
+        listing.write_text("More Papers\n" + NEW_PAPERS[0] + "\n", encoding="utf-8")
+        assert library.ingest([listing]).papers_removed == 1  # a paper gone leaves the map, and its topic
+        assert {t.id: t.label for t in library.topics()} == topics
+        assert len(_places(library)) == 52 and sum(t.size for t in library.topics()) == 52
+        more = tmp_path / "more.txt"  # 2 + 1 + 3 changes are more than 10% of the 51 the topics were made of
         more.write_text("Even More Papers\n" + "".join(f"Paper {n} studies graph coarsening.\n" for n in range(3)))
         library.ingest([more])
         made_again = _places(library)
-        assert len(made_again) == 56 and sum(t.size for t in library.topics()) == 56
+        assert len(made_again) == 55 and sum(t.size for t in library.topics()) == 55
         assert {pid: made_again[pid] for pid in before} != before
 
 
