@@ -12,7 +12,8 @@ gives the same topics and the same map. Papers that come later are placed among 
 asked for, is the candidate count around sqrt(n / 2) whose clusters have the highest silhouette
 (cosine, on a fixed sample of at most SILHOUETTE_SAMPLE papers; bench/analyze.py prints the figures
 beside purity and NMI against labelled papers). The map is t-SNE (scikit-learn, Barnes-Hut) up to
-MAP_TSNE_LIMIT papers and PCA beyond, where t-SNE takes minutes (bench/analyze.py measures both).
+MAP_TSNE_LIMIT papers; beyond, where t-SNE takes minutes (bench/analyze.py), each topic is an island
+(`_islands`): a PCA of every paper, drawn before, wrote the labels of a 60-topic map over each other.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ from paperscope.progress import Progress
 SEED = 7
 TSNE_ITERATIONS = 1_000  # scikit-learn's default max_iter, named here because progress counts to it
 MAP_TSNE_LIMIT = 5_000
+# Beyond it, a topic's island reaches this share of the way to the nearest other island's centre, with
+# this percentage of its papers inside that radius.
+ISLAND_REACH = 0.45
+ISLAND_HELD = 90
 LABEL_PHRASES = 3
 KEYWORDS = 8
 MAX_TOPICS = 60
@@ -112,7 +117,7 @@ def cluster(matrix: np.ndarray, texts: list[str], count: int | None = None, prog
         Topic(t, ", ".join(keywords[t][:LABEL_PHRASES]) or f"topic {t + 1}", keywords[t], int(sizes[t]))
         for t in range(k)
     ]
-    xy = _layout(matrix, progress or (lambda stage, done, total: None))
+    xy = _layout(matrix, assignment, progress or (lambda stage, done, total: None))
     return Layout(topics, assignment, xy, silhouettes)
 
 
@@ -263,8 +268,7 @@ def led_apart(keywords: list[list[str]]) -> list[list[str]]:
     return led
 
 
-def _layout(matrix: np.ndarray, report: Progress) -> np.ndarray:
-    from sklearn.decomposition import PCA
+def _layout(matrix: np.ndarray, assignment: np.ndarray, report: Progress) -> np.ndarray:
     from sklearn.manifold import TSNE
 
     n = len(matrix)
@@ -283,10 +287,42 @@ def _layout(matrix: np.ndarray, report: Progress) -> np.ndarray:
         with contextlib.redirect_stdout(_Iterations(report)):
             xy = tsne.fit_transform(matrix)
     else:
-        xy = PCA(n_components=2, random_state=SEED).fit_transform(matrix)
+        xy = _islands(matrix, assignment)
     report("map", TSNE_ITERATIONS, TSNE_ITERATIONS)
     low, high = xy.min(axis=0), xy.max(axis=0)
     return (xy - low) / np.where(high > low, high - low, 1)
+
+
+def _islands(matrix: np.ndarray, assignment: np.ndarray) -> np.ndarray:
+    """Each topic an island: its centre placed by t-SNE over the topics' centres (fast: they are at most
+    MAX_TOPICS), its papers around it along the two main directions in which papers differ from their
+    topic's centre (a PCA fitted on a sample, applied a chunk at a time: no copy of a large matrix),
+    scaled to keep the island off its nearest neighbour's."""
+    from sklearn.decomposition import PCA
+    from sklearn.manifold import TSNE
+
+    k = int(assignment.max()) + 1
+    centres = np.vstack([matrix[assignment == t].mean(axis=0) for t in range(k)])
+    centres /= np.maximum(np.linalg.norm(centres, axis=1, keepdims=True), 1e-9)
+    if k < 3:
+        places = np.zeros((k, 2)) if k == 1 else np.array([[0.0, 0.0], [1.0, 0.0]])
+    else:
+        places = TSNE(
+            n_components=2, perplexity=min(30.0, (k - 1) / 3), init="pca", random_state=SEED, metric="cosine"
+        ).fit_transform(centres)
+    gaps = np.linalg.norm(places[:, None] - places[None], axis=2) + np.eye(k) * 1e9
+    radius = ISLAND_REACH * gaps.min(axis=1) if k > 1 else np.ones(1)
+    step = max(1, len(matrix) // WORD_FIT_SAMPLE)
+    pca = PCA(n_components=2, random_state=SEED).fit(matrix[::step] - centres[assignment[::step]])
+    xy = np.empty((len(matrix), 2))
+    for start in range(0, len(matrix), WORD_CHUNK):
+        rows = slice(start, start + WORD_CHUNK)
+        xy[rows] = pca.transform(matrix[rows] - centres[assignment[rows]])
+    for t in range(k):
+        members = assignment == t
+        reach = np.percentile(np.linalg.norm(xy[members], axis=1), ISLAND_HELD) if members.any() else 1.0
+        xy[members] = places[t] + xy[members] * (radius[t] / max(reach, 1e-9))
+    return xy
 
 
 class _Iterations(io.TextIOBase):
