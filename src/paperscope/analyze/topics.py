@@ -49,7 +49,7 @@ WORD_CHUNK = 10_000  # papers transformed at a time
 MIN_SHARE = 0.08  # a label phrase occurs in at least this share of its topic's papers
 LONGER_PHRASE_WEIGHT = 2.0  # a two-word phrase counts three times, a three-word one five times
 # Papers new since the topics were made (or gone), up to this share of those they were made of, are placed
-# among them (`placed`) rather than every topic being made again.
+# among them (`place`) rather than every topic being made again.
 PLACE_SHARE = 0.05
 # Below this many papers the topics are always made again: it takes seconds (5 s at 674 papers, most of it
 # the t-SNE map), and the centre of a topic of a few papers places a new one poorly.
