@@ -476,6 +476,20 @@ def test_values_on_a_list_of_names_are_each_the_names_in_its_place_and_never_all
     )
 
 
+def test_a_baseline_is_named_whole_or_not_at_all():
+    def baselines(sentence: str) -> list[str | None]:
+        return [c.baseline for c in find_claims(sentence)]
+
+    assert baselines("Our codec gives files 2.5 times smaller than JPEG 2000 on generic images.") == ["JPEG 2000"]
+    assert baselines("This is a 26% relative improvement over the ILSVRC 2014 winner.") == ["the ILSVRC 2014 winner"]
+    # compared with what the sentence does not name: not a later "over InfiniBand", nor "those"
+    assert baselines(
+        "We realized up to 247% performance improvement in transmission speed compared to that without GPUDirect,"
+        " which shows that GPUDirect enables better communication over InfiniBand."
+    ) == [None]
+    assert baselines("The architecture reduced the word error rate by about 3% compared with those only.") == [None]
+
+
 def test_one_mention_is_one_benchmark_and_a_name_keeps_its_pluses():
     assert find_benchmarks("Evaluation on the KITTI, Complex Urban, and Oxford RobotCar datasets shows it.") == [
         "KITTI",

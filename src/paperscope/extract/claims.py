@@ -149,14 +149,18 @@ _NP_END = re.compile(
     r"better|worse|higher|lower)\w*)\b|"
     r"(?<!\bof)\s(?:and\s+)?(?:up to\s+|about\s+|nearly\s+|over\s+|more than\s+)?[+\-−]?\d"
 )
-_ARTICLE_ONLY = re.compile(r"^(?:the|a|an|all|both|its|their|our)?$", re.IGNORECASE)
+_ARTICLE_ONLY = re.compile(r"^(?:the|a|an|all|both|its|their|our|those|these|that|this)?$", re.IGNORECASE)
+_UNNAMED = re.compile(r"\s*(?:that|those|these|this)\b", re.IGNORECASE)
+# A year after a name ("JPEG 2000"), where a baseline phrase would end at its number; not a value ("2000×").
+_NAME_END = re.compile(r"\b[A-Z][\w.+-]*$")
+_NAMED_YEAR = re.compile(r"\s(?:19|20)\d\d(?![\d.,]*\d|\s?(?:[%×x]|times|points|pp)\b|%|×)")
 # What a baseline phrase cut at a preposition or a number ends with, which is not part of its name: an
 # adverb ("outperforming the state of the art significantly"), a participle whose object was cut ("methods
 # based | on SVMstruct", "models trained | on non-adversarial data"); a phrase ending in an adjective lost
 # its noun ("the strong | 256-epoch 128-GPU baseline", "a highly competitive | and accurate … baseline").
 _TRAILING = re.compile(
     r"(?:\s+(?:significantly|substantially|considerably|consistently|greatly|markedly|notably|clearly|largely|"
-    r"remarkably|dramatically|trained|used|based|built|designed|reported|obtained|evaluated|tested|"
+    r"remarkably|dramatically|only|trained|used|based|built|designed|reported|obtained|evaluated|tested|"
     r"whenever\s.*|(?:it|they)\s+(?:is|was|are|were)))+$"
 )
 _DANGLING = re.compile(r"\s(?:strong|competitive|highly|very|powerful|popular|accurate|efficient|robust)$")
@@ -497,14 +501,12 @@ def _a_name(name: str) -> bool:
 def _baseline(after: str, before: str) -> str | None:
     """The baseline: compared with after the value ("… over ViSpec"), else before it ("outperforms X by 3%")."""
     for text in (after, before):
-        phrases = [
-            _noun_phrase(text[m.end() :])
-            for m in _COMPARE_AFTER.finditer(text)
-            if not _NOT_AGAINST.search(text, 0, m.start())
-        ]
-        phrases = [p for p in phrases if p]
-        if phrases:
-            return phrases[0] if text is after else phrases[-1]
+        compared = [m.end() for m in _COMPARE_AFTER.finditer(text) if not _NOT_AGAINST.search(text, 0, m.start())]
+        for at in compared if text is after else reversed(compared):  # the nearest the value first
+            if phrase := _noun_phrase(text[at:]):
+                return phrase
+            if text is after and _UNNAMED.match(text, at):
+                return None  # "compared to that without GPUDirect": with what the sentence does not name
     if re.match(r"\s*(?:the|that of)\s", after) and not _METRIC.match(after.strip()):  # "3× the strongest baseline"
         return _noun_phrase(after.strip())
     return None
@@ -514,9 +516,13 @@ def _noun_phrase(text: str) -> str | None:
     if not text or text[0].isdigit() or text[0] in "+-−":
         return None
     end = _NP_END.search(text)
+    # "smaller than JPEG 2000", "over the ILSVRC 2014 winner": a year after a name is the name's
+    while end and _NAME_END.search(text, 0, end.start()) and (year := _NAMED_YEAR.match(text, end.start())):
+        end = _NP_END.search(text, year.end())
     phrase = (text[: end.start()] if end else text).strip()
     phrase = re.sub(r"\s+(?:and|or|of|to|at|as)$", "", phrase)
     phrase = _TRAILING.sub("", phrase)  # "methods based (on …)", "the state of the art significantly"
+    phrase = re.sub(r"(?:^|\s+)(?:and|or|when|being)$", "", phrase)  # what was before the adverb: "… and only"
     if _ARTICLE_ONLY.match(phrase) or len(phrase) > 80 or phrase.split()[0].lower() in ("time", "the course"):
         return None
     if _DANGLING.search(phrase):  # cut before its noun: "over the strong 256-epoch 128-GPU baseline"
