@@ -488,6 +488,9 @@ def test_a_baseline_is_named_whole_or_not_at_all():
         " which shows that GPUDirect enables better communication over InfiniBand."
     ) == [None]
     assert baselines("The architecture reduced the word error rate by about 3% compared with those only.") == [None]
+    assert baselines("Our solver outperforms the state-of-the-art GAC algorithms over 60%.") == [
+        "the state-of-the-art GAC algorithms"
+    ]
 
 
 def test_one_mention_is_one_benchmark_and_a_name_keeps_its_pluses():

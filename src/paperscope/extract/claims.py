@@ -520,7 +520,7 @@ def _noun_phrase(text: str) -> str | None:
     while end and _NAME_END.search(text, 0, end.start()) and (year := _NAMED_YEAR.match(text, end.start())):
         end = _NP_END.search(text, year.end())
     phrase = (text[: end.start()] if end else text).strip()
-    phrase = re.sub(r"\s+(?:and|or|of|to|at|as)$", "", phrase)
+    phrase = re.sub(r"(?:\s+(?:and|or|of|to|at|as|over))+$", "", phrase)  # "surpassing existing methods over 30%"
     phrase = _TRAILING.sub("", phrase)  # "methods based (on …)", "the state of the art significantly"
     phrase = re.sub(r"(?:^|\s+)(?:and|or|when|being)$", "", phrase)  # what was before the adverb: "… and only"
     if _ARTICLE_ONLY.match(phrase) or len(phrase) > 80 or phrase.split()[0].lower() in ("time", "the course"):
