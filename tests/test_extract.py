@@ -488,6 +488,9 @@ def test_a_baseline_is_named_whole_or_not_at_all():
         " which shows that GPUDirect enables better communication over InfiniBand."
     ) == [None]
     assert baselines("The architecture reduced the word error rate by about 3% compared with those only.") == [None]
+    assert baselines(  # results reported over data, not against it
+        "Experimental results over the Multi-News and WCEP MDS datasets show improvements of up to +0.95 pp ROUGE."
+    ) == [None]
     assert baselines("Our solver outperforms the state-of-the-art GAC algorithms over 60%.") == [
         "the state-of-the-art GAC algorithms"
     ]

@@ -119,7 +119,7 @@ _COMPARATIVE = re.compile(
 _OF_THE = re.compile(r"^\s*(?:of\s+(?:the\s+)?)?")
 _NP_STOP = re.compile(r"\s(?:of|in|on|for|across|with|over|compared|relative|when|while)\s.*$")
 _AND_VERB = re.compile(r",?\s(?:and|while|whereas)\s+(?:it\s+|also\s+|further\s+)?[a-z]+(?:s|ed|ing)\s")
-_NOT_AGAINST = re.compile(r"\b(?:averaged|aggregated|evaluated|tested|trained|measured)\s+$")
+_NOT_AGAINST = re.compile(r"\b(?:averaged|aggregated|evaluated|tested|trained|measured|[Ee]xperimental results)\s+$")
 _CLAUSE_END = re.compile(r";|\s(?:while|whereas)\s|,\s+but\s")  # not "a well-trained but static speculator"
 _CONJUNCTION = re.compile(r",|\s(?:and|or|while|whereas)\s")
 # A value followed by a word of its own says what it measures ("2.9x compression"), unlike "8.80% over ViSpec".
