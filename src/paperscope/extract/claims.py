@@ -149,8 +149,9 @@ _NP_END = re.compile(
     r"better|worse|higher|lower)\w*)\b|"
     r"(?<!\bof)\s(?:and\s+)?(?:up to\s+|about\s+|nearly\s+|over\s+|more than\s+)?[+\-−]?\d"
 )
-_ARTICLE_ONLY = re.compile(r"^(?:the|a|an|all|both|its|their|our|those|these|that|this)?$", re.IGNORECASE)
-_UNNAMED = re.compile(r"\s*(?:that|those|these|this)\b", re.IGNORECASE)
+_DEMONSTRATIVES = "that|those|these|this"  # "compared to that without GPUDirect": what the sentence does not name
+_ARTICLE_ONLY = re.compile(rf"^(?:the|a|an|all|both|its|their|our|{_DEMONSTRATIVES})?$", re.IGNORECASE)
+_UNNAMED = re.compile(rf"\s*(?:{_DEMONSTRATIVES})\b", re.IGNORECASE)
 # A year after a name ("JPEG 2000"), where a baseline phrase would end at its number; not a value ("2000×").
 _NAME_END = re.compile(r"\b[A-Z][\w.+-]*$")
 _NAMED_YEAR = re.compile(r"\s(?:19|20)\d\d(?![\d.,]*\d|\s?(?:[%×x]|times|points|pp)\b|%|×)")
