@@ -221,7 +221,7 @@ class Library:
             found = topic_model.place(
                 vectors.matrix,
                 [(vectors.position[pid], t, x, y) for pid, _, t, x, y in self.map_points() if pid in vectors.position],
-                {t.id: t.keywords for t in self.topics()},
+                {topic: keywords for topic, _, keywords, _ in topics},
                 [vectors.position[pid] for pid in new],
                 [semantic.text_of(papers[pid]) for pid in new],
             )

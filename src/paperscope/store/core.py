@@ -557,8 +557,15 @@ class SQLCore(ABC):
     def version(self) -> tuple[int, int]: ...
     @abstractmethod
     def papers_version(self) -> int: ...
+    def put_vectors(self, rows: Iterable[tuple[str, str, bytes]]) -> None:
+        """(paper id, text hash, vector) rows written; each paper leaves the map (its place came from its
+        old vector) until the topics place it again."""
+        rows = list(rows)
+        self._write_vectors(rows)
+        self._unplace([pid for pid, _, _ in rows])
+
     @abstractmethod
-    def put_vectors(self, rows: Iterable[tuple[str, str, bytes]]) -> None: ...
+    def _write_vectors(self, rows: list[tuple[str, str, bytes]]) -> None: ...
 
     # moving a whole library
 
@@ -583,7 +590,7 @@ class SQLCore(ABC):
                 [stamp for *_, stamp in rows],
             )
         elif table == "vectors":
-            self.put_vectors(rows)
+            self._write_vectors(rows)  # the map's places come with the library, in their own table
         else:
             columns = COLUMNS[table]
             self._many(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)

@@ -569,15 +569,13 @@ class PostgresStore(SQLCore):
 
     # vectors: pgvector's HNSW index
 
-    def put_vectors(self, rows: Iterable[tuple[str, str, bytes]]) -> None:
-        rows = list(rows)
+    def _write_vectors(self, rows: list[tuple[str, str, bytes]]) -> None:
         self._many(
             "INSERT INTO vectors (paper_id, embed_hash, vector, embedding) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (paper_id) DO UPDATE SET embed_hash = excluded.embed_hash,"
             " vector = excluded.vector, embedding = excluded.embedding",
             ((pid, digest, blob, _halfvec(blob)) for pid, digest, blob in rows),
         )
-        self._unplace([pid for pid, _, _ in rows])
 
     def _vectors_state(self) -> tuple[int, int]:
         """Changes whenever the current vectors do: their count and the sum of their ids' and texts' hashes."""

@@ -379,10 +379,8 @@ class SQLiteStore(SQLCore):
 
     # vectors: exact search over the matrix in memory
 
-    def put_vectors(self, rows: Iterable[tuple[str, str, bytes]]) -> None:
-        rows = list(rows)
+    def _write_vectors(self, rows: list[tuple[str, str, bytes]]) -> None:
         self._many("INSERT OR REPLACE INTO vectors (paper_id, embed_hash, vector) VALUES (?, ?, ?)", rows)
-        self._unplace([pid for pid, _, _ in rows])
 
     def _loaded_vectors(self) -> semantic.Vectors:
         """As every store's, but memory-mapped from one file beside the library (index/vector_file.py),
