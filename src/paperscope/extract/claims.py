@@ -180,6 +180,21 @@ _OTHERS_RESULTS = re.compile(
     r"(?:based on|according to) (?:the )?(?:literature|previous|prior))\b",
     re.IGNORECASE,
 )
+# The authors speaking of their own work. A number in a sentence before the first that does is the
+# field's, from the motivation ("CLIP … achieving 76.3% top-1 accuracy on ImageNet", "DBNs have achieved
+# accuracy rates of 98.8%"), unless that sentence reports results ("The experimental results show …").
+# Over the corpus's 14,708 claims this drops 77, read one by one: 76 the field's, 1 the paper's (its
+# name, not "we", introduces it: "ACEFusion is … the system … achieves 30 FPS").
+_OWN_VOICE = re.compile(
+    r"\b(?:we|our|ours|the (?:paper|article)|(?:this|the current|the present) "
+    r"(?:paper|work|study|article|letter|thesis)|the (?:proposed|developed|presented|designed|new)\b)\b",
+    re.IGNORECASE,
+)
+_REPORTS_RESULTS = re.compile(
+    r"\bexperimentally\b|\b(?:experiments?|experimental|results?|evaluations?|simulations?|tests?|trials?)\b"
+    r"[^.;]{0,40}?\b(?:show|demonstrat|indicat|reveal|confirm|prove|verif)",
+    re.IGNORECASE,
+)
 # "870 on HopperStand": a coined name after the value names where it was measured.
 _NAME = r"[A-Z][a-z0-9]*[A-Z0-9][\w.+-]*[\w+]"  # "MuSiQue", "UCF-Crime", "GSM8k": shaped as a dataset's name
 _ON_NAME = re.compile(rf"^\s*(?:\S+\s+){{0,3}}?on\s+(?:the\s+)?(?P<name>{_NAME})")
@@ -231,8 +246,14 @@ def find_claims(abstract: str, benchmarks: list[str] | None = None) -> list[Clai
     """
     named = find_benchmarks(abstract) if benchmarks is None else benchmarks
     claims: list[Claim] = []
-    for sentence in sentences(abstract):
-        if _OTHERS_RESULTS.match(sentence):
+    said = sentences(abstract)
+    own_from = next((at for at, sentence in enumerate(said) if _OWN_VOICE.search(sentence)), 0)
+    if (
+        own_from * 3 > len(said) * 2
+    ):  # first heard late, in an abstract written without "we": not a turn from motivation
+        own_from = 0
+    for at, sentence in enumerate(said):
+        if _OTHERS_RESULTS.match(sentence) or (at < own_from and not _REPORTS_RESULTS.search(sentence)):
             continue
         if _DIGIT.search(sentence) or any(words in sentence for words in ("magnitude", "of times", "factor of")):
             claims += _sentence_claims(_plain_math(sentence), [n for n in named if n in sentence])
