@@ -206,6 +206,18 @@ def test_related_papers_on_the_same_problem_come_first_with_a_reason(seeded_libr
     assert not {"yet", "show", "paper", "propose", "the"} & set(reasons.replace(",", " ").split())
 
 
+def test_a_reason_names_what_two_papers_are_about_not_how_the_field_writes(seeded_library):
+    """Among 51 papers any word two of them use is rare in the library: SE-RRMs' related papers read
+    "both about outperform", "both about million, outperform, scalability", "both about solution"."""
+    se_rrms = seeded_library.search("SE-RRMs", limit=1)[0].paper
+    found = seeded_library.related(se_rrms.id, 10)
+    said = {word for r in found for phrase in r.phrases for word in phrase.split()}
+    assert not {"outperform", "million", "solution"} & said
+    agrpo = next(r for r in found if r.paper.name == "AGRPO")  # the other paper on Sudoku
+    assert agrpo.phrases == ["sudoku"] and agrpo.shared == ["benchmark Sudoku"]
+    assert "outperform" in related_model.common_words() and "sudoku" not in related_model.common_words()
+
+
 def test_a_texts_words_and_phrases_for_related_papers(monkeypatch):
     monkeypatch.setattr(related_model, "MAX_TERMS", 3)  # the word cache is emptied on the way, not wrong
     terms = related_model.Terms("Speculative decoders, tree drafts. Decoders verify the drafts: in parallel")

@@ -16,6 +16,7 @@ import math
 import re
 from collections import Counter
 from functools import cache, cached_property
+from importlib.resources import files
 
 LEXICAL_WEIGHT = 0.5
 QUERY_WORDS = 20  # the distinctive words a "more like this" query is made of
@@ -25,8 +26,10 @@ _CLAUSE = re.compile(r"[.,;:!?()\[\]]\s|\n")
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 # A link is no content: two papers whose code is on "sites.google.com" were "both about sites google".
 _LINK = re.compile(r"\b(?:https?://|www\.)\S+", re.IGNORECASE)
-# Words of the research genre: in every abstract, never what two papers have in common.
+# Words of the research genre: in every abstract, never what two papers have in common. And numbers
+# spelled out ("2 million parameters" and "trained on a million images" share no subject).
 _GENRE = frozenset(
+    "thousand thousands million millions billion billions trillion trillions "
     "propose proposed proposes approach approaches method methods paper papers result results show shows "
     "shown demonstrate demonstrates novel existing new work works task tasks performance based using use used "
     "achieve achieves achieving state art significantly significant experiments experimental extensive "
@@ -34,6 +37,15 @@ _GENRE = frozenset(
     "improve improves improved improvement provide provides present presents introduce introduces study "
     "studies approach model models learning data many often recent recently key via make makes large".split()
 )
+
+
+@cache
+def common_words() -> frozenset[str]:
+    """The words more than REASON_SHARE of the field's papers use (data/common_words.txt, written from the
+    corpus by bench/common_words.py): in a small library a word two papers use looks rare, and the seeds'
+    reasons read "both about outperform", "both about solution"."""
+    text = files("paperscope.analyze").joinpath("data", "common_words.txt").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
 @cache
@@ -118,10 +130,16 @@ def distinctive(terms: Terms, idf: Idf, top: int = QUERY_WORDS) -> list[str]:
 
 
 def shared_phrases(mine: Terms, theirs: Terms, idf: Idf, top: int = 3) -> list[str]:
-    """Two-word phrases and rare words both texts use, the most specific first ("speculative decoding")."""
-    phrases = [p for p in mine.pairs & theirs.pairs if any(idf.rare(w, REASON_SHARE) for w in p.split())]
+    """Two-word phrases and rare words both texts use, the most specific first ("speculative decoding"):
+    rare in the library and in the field."""
+    common = common_words()
+
+    def specific(word: str) -> bool:
+        return idf.rare(word, REASON_SHARE) and word not in common
+
+    phrases = [p for p in mine.pairs & theirs.pairs if any(specific(w) for w in p.split())]
     covered = {w for p in phrases for w in p.split()}
-    phrases += [w for w in mine.counts.keys() & theirs.counts.keys() - covered if idf.rare(w, REASON_SHARE)]
+    phrases += [w for w in mine.counts.keys() & theirs.counts.keys() - covered if specific(w)]
     return sorted(phrases, key=lambda p: (-sum(idf(w) for w in p.split()), p))[:top]
 
 
