@@ -41,9 +41,9 @@ _GENRE = frozenset(
 
 @cache
 def common_words() -> frozenset[str]:
-    """The words more than REASON_SHARE of the field's papers use (data/common_words.txt, written from the
-    corpus by bench/common_words.py): in a small library a word two papers use looks rare, and the seeds'
-    reasons read "both about outperform", "both about solution"."""
+    """The words the whole field writes: more than REASON_SHARE of the papers use them in three in four of
+    the corpus's lists (data/common_words.txt, written by bench/common_words.py). In a small library a word
+    two papers use looks rare: the seeds' reasons read "both about outperform", "both about solution"."""
     text = files("paperscope.analyze").joinpath("data", "common_words.txt").read_text(encoding="utf-8")
     return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 

@@ -248,9 +248,9 @@ def find_claims(abstract: str, benchmarks: list[str] | None = None) -> list[Clai
     claims: list[Claim] = []
     said = sentences(abstract)
     own_from = next((at for at, sentence in enumerate(said) if _OWN_VOICE.search(sentence)), 0)
-    if (
-        own_from * 3 > len(said) * 2
-    ):  # first heard late, in an abstract written without "we": not a turn from motivation
+    # First heard in the last third, in an abstract written without "we" ("The presented technology could
+    # …" last): no turn from the motivation, whose sentences before would all be lost.
+    if own_from * 3 > len(said) * 2:
         own_from = 0
     for at, sentence in enumerate(said):
         if _OTHERS_RESULTS.match(sentence) or (at < own_from and not _REPORTS_RESULTS.search(sentence)):
