@@ -22,6 +22,11 @@ os.environ["HF_HUB_OFFLINE"] = "1"  # no model hub is reachable: nothing may try
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 SEEDS = SHARED / "seeds"
+# A SQLite library as schemas before 16 left it: one index on venue and year, none per browse order
+BEFORE_BROWSE_INDEXES = (
+    "DROP INDEX papers_by_venue; DROP INDEX papers_by_year; DROP INDEX papers_by_title;"
+    " CREATE INDEX papers_venue_year ON papers(venue, year);"
+)
 CORPUS = SHARED / "corpus" / "paperlists"
 
 

@@ -14,7 +14,7 @@ import rispy
 from paperscope.library import Library
 from paperscope.normalize.math import to_unicode
 
-from .conftest import CORPUS, SEEDS, run_cli
+from .conftest import BEFORE_BROWSE_INDEXES, CORPUS, SEEDS, run_cli
 
 
 def exported(db, fmt: str, ids=None, accepted_only: bool = False) -> str:
@@ -193,6 +193,7 @@ def test_a_library_made_before_keys_were_stored_gets_them_once(tmp_path):
         raw.execute("DROP INDEX vectors_current")
         raw.execute("DROP INDEX papers_facets")
         raw.execute("DROP TABLE library_facts")
+        raw.executescript(BEFORE_BROWSE_INDEXES)
         raw.execute("PRAGMA user_version = 7")
     one = exported(db, "bibtex", [chosen])  # an export of one paper is the first to need a key
     first = exported(db, "bibtex")

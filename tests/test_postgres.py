@@ -27,6 +27,7 @@ from .other_forms import found_by_other_forms
 from .web.conftest import serving
 
 VSD, NEMO, VGR = "lb4pvidcied2", "drqlcr3nir3z", "uhvjrgippigo"
+PG_BEFORE_BROWSE_INDEXES = "DROP INDEX papers_by_venue, papers_by_year, papers_by_title;"  # schema 9's
 
 
 def _export(location: str | Path, tmp_path: Path, name: str) -> list[dict]:
@@ -117,7 +118,7 @@ def test_a_schema_1_database_is_upgraded_in_place(request, tmp_path):
             " VALUES ('/old/list.txt', 'list.txt', 'abc', 'listing', 0, '2026-01-01T00:00:00+00:00')"
         )
     with Library(location) as library:
-        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 8
+        assert library.check()["schema"] == postgres.SCHEMA_VERSION == 9
         assert library.store.file_by_path("/old/list.txt").sha256 == "abc"
         other = library.store._all(
             "SELECT table_name FROM information_schema.columns WHERE column_name = 'paper_id'"
@@ -348,12 +349,13 @@ def test_a_schema_3_database_gets_its_postings(seeded_db, request, tmp_path):
         conn.execute(
             "DROP TABLE postings; DROP TABLE bm25; ALTER TABLE papers DROP COLUMN length;"
             " DROP TABLE lexical_changes; DROP FUNCTION paperscope_papers_added, paperscope_papers_removed,"
-            " paperscope_papers_changed CASCADE; DROP TABLE library_facts; UPDATE schema_version SET version = 3"
+            " paperscope_papers_changed CASCADE; DROP TABLE library_facts;"
+            f" {PG_BEFORE_BROWSE_INDEXES} UPDATE schema_version SET version = 3"
         )
     reports = []
     with Library(server, progress=lambda *report: reports.append(report)) as postgres, Library(seeded_db) as sqlite:
-        assert postgres.check()["schema"] == 8
-        assert reports == [("upgrade", done, 6) for done in range(7)]  # five migrations, then the tantivy index
+        assert postgres.check()["schema"] == 9
+        assert reports == [("upgrade", done, 7) for done in range(8)]  # six migrations, then the tantivy index
         _postings_follow_the_papers(postgres)
         _same_lexical_results(_fts5(sqlite), _posting_table(postgres), QUERIES)
 
@@ -367,12 +369,12 @@ def test_a_schema_6_database_is_indexed_again_with_joined_spellings(seeded_db, r
         conn.execute(
             "DELETE FROM postings WHERE term = 'multimodal'; DELETE FROM terms WHERE term = 'multimodal';"
             " UPDATE papers SET doc = ts_delete(doc, 'multimodal'); DROP TABLE library_facts;"
-            " UPDATE schema_version SET version = 6"
+            f" {PG_BEFORE_BROWSE_INDEXES} UPDATE schema_version SET version = 6"
         )
     reports = []
     with Library(server, progress=lambda *report: reports.append(report)) as postgres, Library(seeded_db) as sqlite:
-        assert postgres.check()["schema"] == 8
-        assert reports == [("upgrade", done, 3) for done in range(4)]
+        assert postgres.check()["schema"] == 9
+        assert reports == [("upgrade", done, 4) for done in range(5)]
         _postings_follow_the_papers(postgres)
         assert VGR in postgres.store.matching_ids("multimodal")
         _same_lexical_results(_fts5(sqlite), _posting_table(postgres), [*QUERIES, "multimodal", "pretrained"])

@@ -21,7 +21,7 @@ from paperscope.index.lexical import (
 from paperscope.index.lexical_index import LexicalIndex
 from paperscope.library import Library
 
-from .conftest import CORPUS, SEEDS, run_cli
+from .conftest import BEFORE_BROWSE_INDEXES, CORPUS, SEEDS, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -254,7 +254,7 @@ def test_a_version_1_library_is_upgraded_with_its_index_filled(seeded_copy):
         " DROP TABLE topics; DROP TABLE paper_topics; DROP TABLE tags; DROP TABLE reading; DROP TABLE notes;"
         " DROP TABLE saved_searches; DROP TABLE changes; DROP TABLE paper_ids; DROP TABLE cite_keys;"
         " DROP TRIGGER papers_removed; DROP TABLE lexical_changes; DROP TABLE library_facts;"
-        " PRAGMA user_version = 1;"
+        f" {BEFORE_BROWSE_INDEXES} PRAGMA user_version = 1;"
     )
     db.close()
     with Library(seeded_copy) as lib:
@@ -294,16 +294,32 @@ def test_the_graded_query_set_names_real_seed_papers(seed_papers):
         assert set(item["relevant"].values()) <= {1, 2} and 2 in item["relevant"].values()
 
 
-def test_the_whole_librarys_facets_are_counted_once_per_change(seeded_copy, tmp_path):
+def test_the_whole_librarys_facets_and_count_are_counted_once_per_change(seeded_copy, tmp_path):
     with Library(seeded_copy) as library:
-        first = library.facets()
+        first, count = library.facets(), library.count()
         run: list[str] = []
         library.store.db.set_trace_callback(run.append)
         assert library.facets() == first and library.facets(Filters()) == first
-        assert not [sql for sql in run if "GROUP BY" in sql]  # kept, not counted again
+        assert library.count() == library.count(Filters()) == count == 51
+        assert not [sql for sql in run if "GROUP BY" in sql or "count(" in sql]  # kept, not counted again
         library.store.db.set_trace_callback(None)
         listing = tmp_path / "more.txt"
         listing.write_text("UAI 2019 Papers\n\nWe study graph coarsening with spectral guarantees.\n", encoding="utf-8")
         library.ingest([listing], embed_vectors=False)
         venues = dict(library.facets()["venue"])
         assert venues["UAI"] == 1 and sum(venues.values()) == sum(dict(first["venue"]).values()) + 1
+        assert library.count() == 52 and library.count(Filters(venue="UAI")) == 1
+
+
+def test_every_order_of_a_browse_page_is_read_from_an_index_not_sorted(seeded_copy):
+    """At 92.5k papers, a page by year or title sorted every paper for its twenty (184 ms; 0.5 ms read in order)."""
+    with Library(seeded_copy) as library:
+        for order in ("venue", "year", "title", "id"):
+            run: list[str] = []
+            library.store.db.set_trace_callback(run.append)
+            listed = list(library.papers(order, 20, 20))
+            library.store.db.set_trace_callback(None)
+            (statement,) = [sql for sql in run if "ORDER BY" in sql]
+            plan = " ".join(row[-1] for row in library.store.db.execute(f"EXPLAIN QUERY PLAN {statement}"))
+            assert "TEMP B-TREE" not in plan and "INDEX" in plan, (order, plan)
+            assert len(listed) == 20

@@ -129,6 +129,7 @@ class Library:
         self._weights = shared or SharedWeights()
         self._stats: _PerVersion[stats_model.Stats] = _PerVersion()
         self._facets: _PerVersion[dict[str, list[tuple[object, int]]]] = _PerVersion()
+        self._count: _PerVersion[int] = _PerVersion()
         self._translated: tuple[tuple[str, tuple[int, int]], translate.Translation] | None = None  # the last query's
 
     def close(self) -> None:
@@ -267,7 +268,11 @@ class Library:
         return found
 
     def count(self, filters: lexical.Filters | None = None) -> int:
-        return self.store.count_papers(filters)
+        """How many papers pass `filters`; the whole library's once per change (PostgreSQL counts every row:
+        29 ms of each browse page at 92.5k papers)."""
+        if filters and filters.active:
+            return self.store.count_papers(filters)
+        return self._count.get(self.store.version(), self.store.count_papers)
 
     def papers(
         self, order: str = "id", limit: int | None = None, offset: int = 0, filters: lexical.Filters | None = None

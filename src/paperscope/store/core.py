@@ -39,6 +39,21 @@ from paperscope.store.rows import (
 # again from its records at its next ingest
 LIBRARY_FACTS = "CREATE TABLE library_facts (name TEXT PRIMARY KEY, value TEXT NOT NULL)"
 
+
+def browse_order_indexes(nulls_first: str) -> str:
+    """SQLite 16, PostgreSQL 9: an index in each order the papers are listed in (ORDERS). A browse page sorted
+    by year or title read and sorted every paper for its twenty (92.5k papers: SQLite 184 ms, PostgreSQL 70 ms;
+    page 100 twice that). `nulls_first` is how the backend's index puts a column's NULLs first, as ORDERS asks."""
+    return ";".join(
+        f"CREATE INDEX papers_by_{name} ON papers({columns.format(n=nulls_first)})"
+        for name, columns in (
+            ("venue", "venue{n}, year{n}, id"),
+            ("year", "year{n}, venue{n}, id"),
+            ("title", "display_title, id"),
+        )
+    )
+
+
 COLUMNS = {
     "files": ("id", "path", "name", "sha256", "format", "records", "ingested_at"),
     "papers": ("data", "key", "title_key", "bands", "updated_at"),

@@ -42,7 +42,7 @@ from paperscope.model import Paper
 from paperscope.progress import Progress
 from paperscope.store import pg_bm25, pg_text, pg_vectors, tantivy_lexical
 from paperscope.store.base import WordCounts
-from paperscope.store.core import CURRENT, LIBRARY_FACTS, SQLCore, where
+from paperscope.store.core import CURRENT, LIBRARY_FACTS, SQLCore, browse_order_indexes, where
 from paperscope.store.dialect import POSTGRES
 from paperscope.store.location import safe_location
 from paperscope.store.rows import now_precise, unpack
@@ -151,6 +151,7 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection], None]] = [
     ),
     lambda conn: _index_joined_compounds(conn),
     LIBRARY_FACTS,
+    browse_order_indexes(" NULLS FIRST"),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _INSERT = re.compile(

@@ -26,7 +26,7 @@ from paperscope.model import Paper
 from paperscope.progress import Progress
 from paperscope.store import fts5, tantivy_lexical
 from paperscope.store.base import DEFAULT_READER, WordCounts
-from paperscope.store.core import LIBRARY_FACTS, SQLCore, where
+from paperscope.store.core import LIBRARY_FACTS, SQLCore, browse_order_indexes, where
 from paperscope.store.dialect import SQLITE
 from paperscope.store.rows import identities, now_precise, unpack
 from paperscope.store.upgrade import Upgrade
@@ -204,6 +204,8 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     # with the id, the topics of the papers a filter keeps are counted from it too
     "CREATE INDEX papers_facets ON papers(contribution, has_code, venue, year, id)",
     LIBRARY_FACTS,
+    # 16: papers_by_venue begins with papers_venue_year's two columns; an ascending index puts NULLs first
+    f"DROP INDEX papers_venue_year; {browse_order_indexes('')}",
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 _READING_CACHE = -32_768  # KiB: 32 MiB
