@@ -12,6 +12,7 @@ from paperscope.errors import PaperscopeError
 from paperscope.index.lexical import (
     COLUMNS,
     Filters,
+    begins_a_word,
     cjk_bigrams,
     other_forms,
     parse,
@@ -100,6 +101,15 @@ def test_snippets_mark_whole_words_in_any_case():
     assert snippet("An X-ray of Pre-Trained nets.", parse("xray pretrained")) == (
         "An \x02X-ray\x03 of \x02Pre-Trained\x03 nets."
     )
+
+
+def test_a_word_is_matched_where_a_word_begins_as_the_reasons_of_a_result_say():
+    """What `\\bword` finds, which the "matched: …" of each result asked for with a pattern per word."""
+    text = "speculative decoding, re-decoding and sub_decoders; 大语言 decodings"
+    for word in ("decoding", "decodings", "speculative", "大语", "re"):
+        assert begins_a_word(text, word), word
+    for word in ("coding", "ecoding", "decoder", "语言", "ub"):  # "sub_decoders" is one word, as for \\w
+        assert not begins_a_word(text, word), word
 
 
 @pytest.mark.parametrize(

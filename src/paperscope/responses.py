@@ -12,7 +12,7 @@ import re
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from paperscope.index.lexical import cjk_bigrams, hyphenated_words, with_joined_compounds
+from paperscope.index.lexical import begins_a_word, cjk_bigrams, hyphenated_words, with_joined_compounds
 from paperscope.model import Paper
 from paperscope.normalize.html import note_to_html
 
@@ -86,7 +86,7 @@ def explain(hit: SearchHit, query: str) -> dict[str, Any]:
     matched = []
     for field, text_of in _FIELDS if "lexical" in hit.scores else ():
         text = cjk_bigrams(with_joined_compounds(text_of(hit.paper)).lower())  # as indexed: "multi-modal" too
-        found = [w for w in words if re.search(rf"\b{re.escape(w)}", text)]
+        found = [w for w in words if begins_a_word(text, w)]
         if found:
             parts = {part for word in found if word in spelled for part in spelled[word].split("-")}
             told = [spelled.get(w, w) for w in found if w not in parts]  # "fine-tuning", as typed, for its parts

@@ -463,6 +463,17 @@ def _hyphenated(text: str) -> Iterator[re.Match[str]]:
         at = text.find("-", at + 1)
 
 
+def begins_a_word(text: str, word: str) -> bool:
+    """Whether `word` stands in `text` where a word begins (what the pattern \\bword finds), without
+    compiling that pattern: explaining ten results compiled hundreds, 2 ms of an API search."""
+    at = text.find(word)
+    while at != -1:
+        if not _word_char(text, at - 1):
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
 def _word_char(text: str, at: int) -> bool:
     """Whether `text[at]` exists and is a letter, digit or underscore (what \\w matches)."""
     return 0 <= at < len(text) and (text[at].isalnum() or text[at] == "_")
