@@ -520,6 +520,26 @@ def test_the_motivations_figures_are_the_fields_and_not_the_papers_claims():
     assert [c.value for c in find_claims(passive)] == ["7%"]
 
 
+def test_a_value_in_brackets_after_what_a_result_is_compared_with_is_that_ones():
+    def values(sentence: str) -> list[str]:
+        return [c.value for c in find_claims(sentence)]
+
+    assert values(
+        "It achieves a top-1 retrieval accuracy of 40.1% on our evaluation dataset, outperforming baselines such"
+        " as E5-Mistral-7B-Instruct (15.0%) and BM25 (9.8%)."
+    ) == ["40.1%"]
+    assert values("It substantially outperforms shallow models such as SVMs (11.6%).") == []
+    # the paper's own figures in brackets: a margin, a factor, a range from theirs to ours, a share
+    assert values("Our approach surpasses state-of-the-art methods by a large margin (> 20%) in image quality.") == [
+        "> 20%"
+    ]
+    assert values("MegBA can significantly outperform state-of-the-art BA libraries: Ceres (41.45×).") == ["41.45×"]
+    assert values("Our networks improve compared to strong feature-based baselines (55.3% to 63.9%).") == [
+        "55.3% to 63.9%"
+    ]
+    assert values("Our first experiment shows that fewer than half (35.71%) of our subjects do so.") == ["35.71%"]
+
+
 def test_one_mention_is_one_benchmark_and_a_name_keeps_its_pluses():
     assert find_benchmarks("Evaluation on the KITTI, Complex Urban, and Oxford RobotCar datasets shows it.") == [
         "KITTI",

@@ -263,7 +263,7 @@ MADE = {
     1: "366af72bd002b2e1693a1b9c4c71d0f3d3d64fb235cbfbecfd372656cb5f6304",
     2: "32eb7dc9e3793055587f55ff3cb60bc9d220630481730d1248d893f714ba03f4",  # claims, task acronyms, gpt-4o
     3: "e630619ee41a20fa04ab2d9d151d20985a57d693c50a3009d7b9fca5af35887a",  # values on a list of names by place
-    4: "f52bd1035d8dcef2fd33cde7f1500d8d414bb3ac3a71389252c7bf7ae51339b0",  # the motivation's figures are no claims
+    4: "4c6106e1ebb47964856db6a416138dee5a3b67810cc80fe113acce4591ae271d",  # the field's figures are no claims
 }
 
 
