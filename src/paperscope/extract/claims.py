@@ -97,15 +97,16 @@ _SHARED_UNIT = re.compile(
 # the paper's own figures. Over the corpus's claims this drops 19, read one by one: 18 others' figures, 1 the
 # paper's ("82.1%", said after a dropped "(90%)" whose measure it took).
 _THAN = r"(?<!more )(?<!less )(?<!fewer )(?<!greater )than"  # not "fewer than half (35.71%)"
+_COMPARED_WITH = rf"compared (?:to|with)|vs\.?|versus|{_THAN}"
 _NAMED_ONLY = r"(?:(?!(?:by|in|on|for|at|with|of|from|to|margin|and)\s|\d)[^\s,;()]+\s+){1,8}"
 _THEIRS = re.compile(
-    rf"\b(?:outperform\w*|surpass\w*|exceed\w*|beat\w*|{_THAN}|over|compared (?:to|with)|versus|vs\.?)\s+"
+    rf"\b(?:outperform\w*|surpass\w*|exceed\w*|beat\w*|over|{_COMPARED_WITH})\s+"
     rf"(?:{_NAMED_ONLY}?\([^()]*\)(?:,\s*|,?\s+and\s+))*{_NAMED_ONLY}?\($"
 )
-_FACTOR_OR_RANGE = re.compile(r"[×x]$|times|fold|\d%?\s?(?:–|—|-|∼|~|to|→)\s?[+\-−]?\d")
+_FACTOR_OR_RANGE = re.compile(rf"[×x]$|times|fold|\d%?{_RANGE}[+\-−]?\d")
 # What the comparison is against, not a result: "72.7% on Kinetics compared to 72.0% and 65.6% with …".
 _AGAINST = re.compile(
-    rf"(?:compared (?:to|with)|vs\.?|versus|{_THAN})\s+"
+    rf"(?:{_COMPARED_WITH})\s+"
     r"(?:the\s+)?(?:(?:an?|the)\s+(?:[\w-]+\s+){1,3}of\s+)?$"  # "compared to an error of 31%"
 )
 # The metric a verb acts on ("reducing the mean Chamfer distance by 79.9%"), what a gain is of ("relative
