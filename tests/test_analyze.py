@@ -307,6 +307,26 @@ def test_topics_named_alike_are_led_by_what_sets_the_smaller_apart():
     assert led[2] == ["fine-tuning", "large language models", "llms", "instruction tuning"]
 
 
+def test_a_topic_label_is_no_phrase_cut_from_a_longer_one():
+    # Labels of the 11.5k-paper evaluation library read "markov chain monte", "deep metric" and "3d
+    # object": a key phrase of three words at most cut "markov chain monte carlo" short.
+    things = ("posteriors", "mixtures", "hierarchical priors", "spatial fields", "phylogenies", "networks")
+    sampling = [
+        f"Markov chain Monte Carlo for {thing}. Markov chain Monte Carlo is slow on {thing}." for thing in things
+    ]
+    detection = [
+        f"Deep metric learning for {thing}. We study 3D object detection with deep metric learning." for thing in things
+    ]
+    found = topic_model.label_phrases(sampling + detection, np.array([0] * 6 + [1] * 6), 2)
+    assert "monte carlo" in found[0] and {"3d object detection", "deep metric learning"} <= set(found[1])
+    assert not {"markov chain monte", "chain monte carlo", "deep metric", "3d object"} & {*found[0], *found[1]}
+    # in recommendations' shared phrases as well
+    assert phrases.distinct(["markov chain monte", "chain monte carlo", "monte carlo", "markov chain"], 3) == [
+        "monte carlo",
+        "markov chain",
+    ]
+
+
 def test_labels_of_topics_at_one_place_are_written_on_lines_of_their_own_near_it():
     from paperscope.analyze.charts import LABEL_HEIGHT, LABEL_SHIFTS, topic_map
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from importlib.resources import files
 
 LONGEST = 3
+ENDS, STARTS = "$", "^"  # mark a phrase that ends or starts its run (phrases_and_edges): no word holds them
 _ADVERB = re.compile(r"(?:al|iv|ou|en|an|ing|ed)ly$")  # "theoretically", "effectively" end a run
 # Words, hyphenated words and "3d"; any other mark that is not a space ends a run, like a stop word.
 _TOKEN = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*|\b\d+d\b|[^\sa-z0-9-]")
@@ -89,16 +91,42 @@ GENERIC_WORDS = frozenset(
 
 def phrases(text: str) -> list[str]:
     """Every 1–3-word run of content words in `text` (repeats kept, in order)."""
+    return [gram for run in _runs(text) for gram in _grams(run)]
+
+
+def phrases_and_edges(text: str) -> list[str]:
+    """phrases(text), then each of its phrases of two or three words that ends its run of content words
+    again, marked with ENDS after it, and each that starts its run, marked with STARTS before it
+    ("markov chain monte" is in "markov chain monte carlo" but never ends it). Read by
+    bench/cut_phrases.py, which writes cut_phrases()."""
     found: list[str] = []
+    edges: list[str] = []
+    for run in _runs(text):
+        found += _grams(run)
+        for size in range(2, min(LONGEST, len(run)) + 1):
+            edges += [STARTS + " ".join(run[:size]), " ".join(run[-size:]) + ENDS]
+    return found + edges
+
+
+@functools.cache
+def cut_phrases() -> frozenset[str]:
+    """The phrases the field writes only inside longer ones: "markov chain monte", "convolutional neural",
+    "deep metric" (data/cut_phrases.txt, written by bench/cut_phrases.py from the corpus)."""
+    text = files("paperscope.analyze").joinpath("data", "cut_phrases.txt").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def _runs(text: str) -> Iterable[list[str]]:
+    """The runs of content words in `text`, each a list of its words."""
     run: list[str] = []
     stop = stop_words()
     for word in [*_TOKEN.findall(_LINK.sub(" . ", text.lower())), "."]:  # "." ends the last run
         if word in stop or not word[0].isalnum() or _ADVERB.search(word):
-            found += _grams(run)
+            if run:
+                yield run
             run = []
         else:
             run.append(word)
-    return found
 
 
 def _grams(run: list[str]) -> Iterable[str]:
@@ -111,14 +139,16 @@ def _grams(run: list[str]) -> Iterable[str]:
 
 
 def distinct(ranked: Iterable[str], limit: int) -> list[str]:
-    """The first `limit` phrases, skipping one that shares a telling word with a phrase already taken
-    ("neural networks" or "graph neural" after "graph neural networks", "robots" after "robot";
-    "deep learning" and "reinforcement learning" share only a generic word, so both stay)."""
+    """The first `limit` phrases, skipping one cut from a longer one (cut_phrases) and one that shares a
+    telling word with a phrase already taken ("neural networks" or "graph neural" after "graph neural
+    networks", "robots" after "robot"; "deep learning" and "reinforcement learning" share only a generic
+    word, so both stay)."""
     taken: list[str] = []
     telling: set[str] = set()
+    cut = cut_phrases()
     for phrase in ranked:
         words = {_singular(w) for w in phrase.split() if w not in GENERIC_WORDS}
-        if words & telling or not words:
+        if words & telling or not words or phrase in cut:
             continue
         taken.append(phrase)
         telling |= words
