@@ -217,6 +217,27 @@ def test_a_method_introduced_by_others_is_not_the_papers_name():
     assert find_name(own).name == "SVSA"
 
 
+def test_a_name_the_abstract_uses_before_the_authors_speak_of_their_work_is_the_fields():
+    """NAACL 2024: the task's "UI" named a paper that proposes LVG, and "cross-lingual transfer (XLT)"
+    one that introduces no name; both are used before the authors first speak of their own work."""
+    lvg = (
+        "Enabling autonomous language agents to drive application user interfaces (UIs) as humans do can "
+        "significantly expand the capability of today's API-based agents. Prior UI grounding approaches work "
+        "by relaying on developer-provided UI metadata. We overcome the limitations of both approaches by "
+        "introducing the task of visual UI grounding, which unifies detection and grounding. We propose a "
+        "solution to this problem, LVG, which learns UI element detection and grounding."
+    )
+    assert find_name(lvg).name == "LVG"
+    xlt = (
+        "Perfect machine translation (MT) would render cross-lingual transfer (XLT) by means of multilingual "
+        "language models (mLMs) superfluous. In this work, we systematically evaluate existing and propose new "
+        "translation-based XLT approaches for transfer to low-resource languages."
+    )
+    assert find_name(xlt) is None
+    # used first where the authors introduce it, a name is theirs
+    assert find_name("We introduce LVG, a grounding model. LVG learns UI detection.").name == "LVG"
+
+
 def test_a_metric_in_another_clause_is_not_the_claims():
     """COLM 2025: "up to 98% resource savings with minimal accuracy loss" is no 98% accuracy."""
     (claim,) = find_claims(
@@ -708,6 +729,23 @@ def test_a_model_as_its_api_or_checkpoint_is_named_in_lower_case_is_found():
         "GPT-4",
     ]
     assert find_models("A gpt model and llama models.") == []  # a family without its version is a word
+
+
+def test_a_vision_models_v_and_a_size_under_one_billion_are_the_models_name():
+    """NAACL 2024 and COLM 2025: "GPT-4V" was found as "GPT", "Qwen2.5-0.5B" as "Qwen2.5"."""
+    assert find_models("We evaluate GPT-4V and Qwen2.5-0.5B on charts.") == ["GPT-4V", "Qwen2.5-0.5B"]
+    assert find_models("We lift Llama-3 2D features with GPT-4 Vision.") == ["Llama-3", "GPT-4 Vision"]
+
+
+def test_a_tool_or_a_demo_a_paper_presents_is_a_system():
+    """NAACL 2024: "we present OpinionGPT, a web demo in which users can ask questions" was a method."""
+    from paperscope.extract.contribution import classify
+
+    demo = "To this end, we present OpinionGPT, a web demo in which users can ask questions and select biases."
+    assert classify(demo, "OpinionGPT") == "system"
+    assert classify("This paper presents a new tool that automatically constructs landscapes for Gazebo.") == "system"
+    used = "In this paper, a force distribution algorithm is proposed as a tool to enhance driving stability."
+    assert classify(used) == "method"
 
 
 def test_a_name_spelled_out_as_what_results_are_measured_on_is_a_benchmark():

@@ -24,6 +24,12 @@ def test_a_sentence_after_a_url_is_not_joined_to_it():
     assert find_urls(text) == ["https://example.org"]
 
 
+def test_a_code_host_run_into_a_links_path_starts_another_link():
+    """NAACL 2024's Volcano: "code at https://github.com/kaistAI/Volcanogithub.com/kaistAI/Volcano"."""
+    text = "Code at https://github.com/kaistAI/Volcanogithub.com/kaistAI/Volcano and https://x.org/repo/github.com/y"
+    assert find_urls(text) == ["https://github.com/kaistAI/Volcano", "https://x.org/repo/github.com/y"]
+
+
 def test_trailing_punctuation_and_unbalanced_brackets_are_dropped():
     assert clean_url("https://github.com/SongWZ3214/VGR.") == "https://github.com/SongWZ3214/VGR"
     assert clean_url("https://github.com/naver-ai/merit)") == "https://github.com/naver-ai/merit"

@@ -14,6 +14,8 @@ _NOUNS = {
     "library": "system",
     "toolkit": "system",
     "engine": "system",
+    "tool": "system",
+    "demo": "system",
     "benchmark": "benchmark",
     "suite": "benchmark",
     "testbed": "benchmark",
@@ -133,6 +135,11 @@ def _word_cues(abstract: str) -> dict[str, float]:
     return scores
 
 
+def _used_as_a_tool(words: list[str], at: int) -> bool:
+    """ "an algorithm … is proposed as a tool to enhance stability": used as a tool, not one."""
+    return words[at] == "tool" and "as" in words[at - 2 : at]
+
+
 def classify(abstract: str, name: str | None = None, title: str | None = None) -> str:
     """What the named artefact is called, if anything; else the kind whose cues weigh most (method by default)."""
     for rest in after(abstract, name) if name else []:
@@ -143,7 +150,10 @@ def classify(abstract: str, name: str | None = None, title: str | None = None) -
     for sentence in intro_sentences(abstract):
         cue = find_cue(sentence)
         words = _LETTERS.findall(sentence[cue[1] : cue[1] + 120].lower())[:_OBJECT_WORDS] if cue else []
-        kinds = [_NOUNS[w] for w in words if w in _NOUNS]
+        # "an algorithm … proposed as a tool to enhance stability" is used as a tool, not one
+        kinds = [
+            _NOUNS[w] for i, w in enumerate(words) if w in _NOUNS and not (w == "tool" and "as" in words[i - 2 : i])
+        ]
         if kinds:
             scores[kinds[0]] += 2.5 if kinds[0] != "dataset" else 3.0
     scores.update(_word_cues(abstract))

@@ -14,16 +14,17 @@ from collections.abc import Iterator
 from functools import cache
 from importlib.resources import files
 
-# What may follow a model family: versions, sizes and variant words ("-3.1-8B", "2.5-VL-3B", "-4o", " Sonnet 4.5").
+# What may follow a model family: versions, sizes and variant words ("-3.1-8B", "2.5-VL-3B", "-0.5B", "-4o",
+# "-4V", " Sonnet 4.5").
 _VARIANTS = (
     "VL|Instruct|Chat|Coder|Next|Base|Large|Small|Tiny|Medium|XL|XXL|mini|turbo|Turbo|Pro|Flash|Sonnet|Opus|"
     "Haiku|Vision|Math|base|large|small|R1|V3|Omni|Lite"
 )
 _PART = (
-    rf"(?:[1-9]\d*(?:\.\d+)?[BMKbmk](?![\w])|\d+(?:\.\d+)*[a-z]?|v\d+(?:\.\d+)*|M\d+(?:\.\d+)*|(?:{_VARIANTS})(?![\w])|"
+    rf"(?:(?:[1-9]\d*(?:\.\d+)?|0\.\d+)[BMKbmk](?![\w])|\d+(?:\.\d+)*(?:[a-z]|V(?![\w]))?|v\d+(?:\.\d+)*|M\d+(?:\.\d+)*|(?:{_VARIANTS})(?![\w])|"
     r"(?<=-)it(?![\w]))"  # "gemma-2-9b-it", not "ViT it is"
 )
-_SUFFIX = re.compile(rf"[-\s]?{_PART}(?:[-\s]?{_PART})*")
+_SUFFIX_PART = re.compile(rf"[-\s]?{_PART}")
 
 
 def _lines(name: str) -> list[str]:
@@ -85,9 +86,13 @@ class Lexicon:
             return None
         end = start + len(name)
         if self.with_suffix:
-            suffix = _SUFFIX.match(text, end)
-            if suffix and not _continues(text, suffix.end()):
-                end = suffix.end()
+            # the longest run of suffix parts that ends a word: "Llama-3" of "Llama-3 2D features"
+            longest, at = None, end
+            while part := _SUFFIX_PART.match(text, at):
+                at = part.end()
+                longest = at if not _continues(text, at) else longest
+            if longest:
+                end = longest
             elif name in self.needs_suffix:
                 return None
         return None if _continues(text, end) else end

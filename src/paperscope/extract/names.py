@@ -166,6 +166,10 @@ COMMON_ACRONYMS = {
     "LMs",
     "FFT",
     "E2E",
+    "MSE",
+    "RMSE",
+    "MAE",
+    "UCI",
 }
 
 
@@ -261,12 +265,22 @@ def find_name(abstract: str, raw: str = "", title: str | None = None) -> Name | 
         for number, sentence in enumerate(intro_sentences(abstract))
         for kind, position, name, expansion in _candidates(sentence)
     ]
-    candidates = [c for c in candidates if not _a_field(c[3], c[4])]
+    background = _background(abstract)
+    candidates = [c for c in candidates if not _a_field(c[3], c[4]) and not after(background, c[3])]
     if candidates:
         _, _, _, name, expansion = min(candidates, key=lambda c: (c[0], c[1], c[2], c[4] is None))
         return Name(name, expansion)
     found = _appositive(abstract, raw) or _recurring_definition(abstract)
     return None if found is None or _a_field(found.name, found.expansion) else found
+
+
+def _background(abstract: str) -> str:
+    """The sentences before the first in which the authors introduce their work: a name they already
+    use there is the field's ("cross-lingual transfer (XLT) … we propose new XLT approaches", "user
+    interfaces (UIs) … the task of visual UI grounding"), not what the paper introduces."""
+    found = sentences(abstract)
+    first = next((number for number, sentence in enumerate(found) if find_cue(sentence)), len(found))
+    return " ".join(found[:first])
 
 
 def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:

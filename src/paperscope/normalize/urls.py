@@ -6,8 +6,10 @@ import re
 import unicodedata
 
 # A URL ends at whitespace or at a character that cannot be part of one in running text.
-# (Two URLs run together, "…/Sealinghttps://github.com/…", are two URLs.)
-URL_RE = re.compile(r"""https?://(?:(?!https?://)[^\s<>"'{}\\|^`\[\]])+""", re.IGNORECASE)
+# (Two URLs run together, "…/Sealinghttps://github.com/…" or "…/Volcanogithub.com/…", are two URLs.)
+URL_RE = re.compile(
+    r"""https?://(?:(?!https?://|(?<=\w)(?:github|gitlab)\.com/)[^\s<>"'{}\\|^`\[\]])+""", re.IGNORECASE
+)
 
 # "https://github. com/owner/repo": a host broken by a space after a dot, before a common TLD.
 _BROKEN_HOST_RE = re.compile(
