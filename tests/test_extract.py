@@ -238,6 +238,36 @@ def test_a_name_the_abstract_uses_before_the_authors_speak_of_their_work_is_the_
     assert find_name("We introduce LVG, a grounding model. LVG learns UI detection.").name == "LVG"
 
 
+def test_what_prior_art_has_is_no_claim_and_a_factor_is_read_whole():
+    """CVPR 2019: "where prior art has 27.9% accuracy, our method achieves 55.7%" gave 27.9% as the
+    paper's; "a factor of 3.7x speedup" was a factor of 3, "a factor of 14 to 116" one of 14."""
+    claims = find_claims("On ImageNet, where prior art has 27.9% accuracy, our method achieves 55.7%.", ["ImageNet"])
+    assert [c.value for c in claims] == ["55.7%"]
+    (speedup,) = find_claims("The pruned ResNet-50 results in a factor of 3.7x speedup.")
+    assert speedup.value == "a factor of 3.7×"
+    (evaluations, memory) = find_claims(
+        "It cuts distance evaluations by a factor of 14 to 116 and memory by a factor of 21."
+    )
+    assert (evaluations.value, memory.value) == ("a factor of 14 to 116", "a factor of 21")  # a range, not 14
+    assert [c.value for c in find_claims("Decoding is faster by a factor of 3.9.")] == ["a factor of 3.9"]
+
+
+def test_the_benchmark_a_values_own_clause_names_is_its_own():
+    """NAACL 2024: "accuracy on AQuA rises from 53.5% to 63.8%, and on Last Letter from 23.8% to 84.2%"
+    gave AQuA to 84.2%; a name-shaped one there is the value's benchmark."""
+    first, second = find_claims(
+        "Accuracy on AQuA rises from 53.5% to 63.8%, and on Last Letter from 23.8% to 84.2%.", ["AQuA"]
+    )
+    assert (first.benchmark, second.benchmark, second.baseline) == ("AQuA", None, "23.8%")
+    (claim,) = find_claims(
+        "Experimental results on DanceTrack show that MOTR outperforms ByteTrack by 6.5% on HOTA.", []
+    )
+    assert claim.benchmark == "DanceTrack"
+    # one of a list is not where the value was measured
+    (claim,) = find_claims("Experiments on CamVid and CityScapes show that we obtain over 95% of its mIoU.", [])
+    assert claim.benchmark is None
+
+
 def test_a_metric_in_another_clause_is_not_the_claims():
     """COLM 2025: "up to 98% resource savings with minimal accuracy loss" is no 98% accuracy."""
     (claim,) = find_claims(

@@ -60,8 +60,9 @@ _ONE_NUMBER = re.compile(_NUMBER)
 _MORE_OF = re.compile(r"\s+(?:more|less|fewer|larger|smaller)\s+(?:data|parameters|samples|examples|tokens|compute)")
 _WORDED = re.compile(
     r"\b(?:(?:over|more than|nearly|almost|about|up to|roughly)\s+)?(?:(?:an?|one|two|three|several)\s+)?"
-    r"(?:orders? of magnitude|(?:tens|hundreds|thousands) of times|factor of (?:two|three|four|five|ten|"
-    r"\d+(?:\.\d+)?))\b(?!\s?/)"  # "a factor of 1/p" is no factor of 1
+    r"(?:(?:orders? of magnitude|(?:tens|hundreds|thousands) of times|factor of (?:two|three|four|five|ten))\b|"
+    rf"factor of \d+(?:\.\d+)?(?:[xX×]?{_RANGE}\d+(?:\.\d+)?)?(?:[xX×](?!\w)|(?!\w|\.\d)))"  # "3.7x", "14 to 116"
+    rf"(?!\s?/)(?!{_RANGE}\d)"  # "a factor of 1/p" is no factor of 1
 )
 # "from 4.04% to 26.15%", "4.04% → 26.15%": the second is the result, the first what it was before.
 _FROM_TO = re.compile(
@@ -104,6 +105,13 @@ _THEIRS = re.compile(
     rf"(?:{_NAMED_ONLY}?\([^()]*\)(?:,\s*|,?\s+and\s+))*{_NAMED_ONLY}?\($"
 )
 _FACTOR_OR_RANGE = re.compile(rf"[×x]$|times|fold|\d%?{_RANGE}[+\-−]?\d")
+# What others had, not a result: "where prior art has 27.9% accuracy, our method achieves 55.7%".
+_PRIOR_HAS = re.compile(
+    r"\b(?:prior (?:art|work|methods?)|previous (?:work|methods?|approaches|best)|the (?:previous|prior) best|"
+    r"(?:the )?baselines?|existing (?:methods?|approaches))\s+(?:only\s+)?(?:has|have|had|achieved?|achieves|"
+    r"obtain(?:s|ed)?|gets?|got|reach(?:es|ed)?|scores?|scored|attain(?:s|ed)?)\s+(?:an?\s+|only\s+|a mere\s+)?"
+    r"(?:[\w-]+\s+(?:of\s+)?){0,2}$"
+)
 # What the comparison is against, not a result: "72.7% on Kinetics compared to 72.0% and 65.6% with …".
 _AGAINST = re.compile(
     rf"(?:{_COMPARED_WITH})\s+"
@@ -216,6 +224,8 @@ _ON_LIST = re.compile(
     rf"^\s*(?:\S+\s+){{0,3}}?on\s+(?:the\s+)?(?P<items>{_ITEM}(?:\s*,\s*(?:and\s+)?{_ITEM}|\s+and\s+{_ITEM})+)"
     r"(?:\s+(?:datasets?|benchmarks?|tasks?)\b|,?\s+respectively\b|\s*(?:[.;)]|$))"
 )
+_ON_CAPITALISED = re.compile(r"^\s*(?:\S+\s+){0,3}?on\s+(?:the\s+)?[A-Z]")
+_LIST_GOES_ON = re.compile(r"\s*(?:,|and\b)\s*[A-Z0-9]")  # "on CamVid and CityScapes": one of a list
 # "on uproof)", "on CIFAR-10": where a value was measured; not "on average NDCG@10", "on the convergence speed".
 _ON_OTHER = re.compile(r"^\s*\)?\s*on\s+(?:the\s+)?(?:[A-Z0-9][\w-]*|[a-z][\w-]*\s*(?:[),.;]|$))")
 _REDUCES = re.compile(
@@ -294,7 +304,11 @@ def _sentence_claims(sentence: str, named: list[str]) -> list[Claim]:
     _assign_context(sentence, values)
     claims: list[Claim] = []
     for group in _groups(values):
-        if _AGAINST.search(sentence, max(0, group[0].start - 40), group[0].start) or _theirs(sentence, group):
+        if (
+            _AGAINST.search(sentence, max(0, group[0].start - 40), group[0].start)
+            or _PRIOR_HAS.search(sentence, max(0, group[0].start - 80), group[0].start)
+            or _theirs(sentence, group)
+        ):
             continue
         if sentence.endswith("within ", 0, group[0].start):  # "within 63% of the optimal path": no change
             continue
@@ -416,7 +430,7 @@ def _group_claims(sentence: str, group: list[_Value], named: list[str]) -> list[
     if benchmarks == [None] * len(group) and len(group) > 1:
         benchmarks = _listed(after, len(group), named)
     if benchmarks == [None] * len(group):
-        on = _on_name(after)
+        on = _on_name(after) or _on_own_clause(before)
         # "by 21.5% and 12.3% on GSM8k, HotPotQA, …": the first of a list is not where every value was measured
         benchmarks = [None if on and len(group) > 1 and _one_of_a_list(after, on) else on] * len(group)
     if (
@@ -424,6 +438,7 @@ def _group_claims(sentence: str, group: list[_Value], named: list[str]) -> list[
         and len(set(named)) == 1
         and _whole(group[0].clause, named[0])
         and not _ON_OTHER.match(after)  # "… on ProofNet and 2.4% → 9.6% on uproof": not on ProofNet
+        and not _ON_CAPITALISED.match(before)  # "…, and on Last Letter from 23.8% to 84.2%": not on AQuA
         and not (len(group) > 1 and _one_of_a_list(group[0].clause, named[0]))
     ):
         benchmarks = [named[0]] * len(group)
@@ -538,6 +553,15 @@ def _whole_at(text: str, name: str) -> Iterator[int]:
 def _on_name(after: str) -> str | None:
     match = _ON_NAME.match(after)
     return match.group("name") if match and _a_name(match.group("name")) else None
+
+
+def _on_own_clause(before: str) -> str | None:
+    """What the value's own clause says it was measured on ("…, and on Last Letter from 23.8% to 84.2%");
+    not one of a list ("on CamVid and CityScapes") nor a model ("on CenterPoint")."""
+    on = _on_name(before)
+    if on is None or find_models(on) or _LIST_GOES_ON.match(before, before.find(on) + len(on)):
+        return None
+    return on
 
 
 def _a_name(name: str) -> bool:
