@@ -215,6 +215,13 @@ def test_a_method_introduced_by_others_is_not_the_papers_name():
         "Archimedean Spiral Relocation Mechanism to change the position of the pivot."
     )
     assert find_name(own).name == "SVSA"
+    # ICRA 2023: a method another proposed, named, and one the authors "propose to use"
+    others = (
+        "A recently proposed method called DeepReach overcomes this challenge with a neural PDE solver. "
+        "In this work, we propose a method to compute an error bound for the DeepReach solution."
+    )
+    assert find_name(others) is None
+    assert find_name("To address this problem, we propose to use SVIn2, a robust VIO method, with a pipeline.") is None
 
 
 def test_a_name_the_abstract_uses_before_the_authors_speak_of_their_work_is_the_fields():

@@ -150,10 +150,7 @@ def classify(abstract: str, name: str | None = None, title: str | None = None) -
     for sentence in intro_sentences(abstract):
         cue = find_cue(sentence)
         words = _LETTERS.findall(sentence[cue[1] : cue[1] + 120].lower())[:_OBJECT_WORDS] if cue else []
-        # "an algorithm … proposed as a tool to enhance stability" is used as a tool, not one
-        kinds = [
-            _NOUNS[w] for i, w in enumerate(words) if w in _NOUNS and not (w == "tool" and "as" in words[i - 2 : i])
-        ]
+        kinds = [_NOUNS[w] for i, w in enumerate(words) if w in _NOUNS and not _used_as_a_tool(words, i)]
         if kinds:
             scores[kinds[0]] += 2.5 if kinds[0] != "dataset" else 3.0
     scores.update(_word_cues(abstract))

@@ -41,6 +41,7 @@ _KNOWN_BEFORE = re.compile(
 _ARTICLES = re.compile(r"\s*(?:(?:a|an|the|novel|new)\s+)*")
 _BOLD_INITIAL = re.compile(r"(?:\*\*([A-Za-z])\*\*|\\textbf\{([A-Za-z])\})([\w-]*)")
 _APPOSITION = re.compile(rf"(?<![\w-])({_TOKEN}),\s+(?:a|an)\s")
+_USED = re.compile(r"\b(?:use|uses|used|using|adopt\w*|employ\w*|apply|applies|applied|leverag\w*|utili[sz]\w*)\s+$")
 _APPOSED = re.compile(r",\s+(?:a|an|the)\s+([^.;:()]{5,160})")
 _WINDOW_WORDS = 8
 _DEFINITION_WORDS = 14  # a definition counts only this close after the introducing verb
@@ -170,6 +171,26 @@ COMMON_ACRONYMS = {
     "RMSE",
     "MAE",
     "UCI",
+}
+# Venues: a paper cites them ("accepted at NeurIPS"), and never names itself after one, unless it spells
+# the letters out as its own ("Adaptive Cross-domain Learning (ACL)").
+_VENUES = {
+    "NeurIPS",
+    "NIPS",
+    "ICML",
+    "ICLR",
+    "CVPR",
+    "ICCV",
+    "ECCV",
+    "ACL",
+    "EMNLP",
+    "NAACL",
+    "AAAI",
+    "IJCAI",
+    "ICRA",
+    "IROS",
+    "KDD",
+    "SIGGRAPH",
 }
 
 
@@ -399,7 +420,7 @@ _PREPOSITIONS = {"for", "of", "in", "on", "to", "with", "from", "via", "using", 
 
 def _acceptable(name: str, known: bool = False) -> bool:
     """Not an acronym every paper uses, not a known model or benchmark (unless `known`), not "PCA-aligned"."""
-    if name in COMMON_ACRONYMS or re.fullmatch(r"[\d.]+|[A-Z]", name):
+    if name in COMMON_ACRONYMS or (name in _VENUES and not known) or re.fullmatch(r"[\d.]+|[A-Z]", name):
         return False
     if any(part.islower() for part in re.split(r"[-\s]", name)[1:]):
         return False
@@ -418,7 +439,7 @@ def _appositive(abstract: str, raw: str) -> Name | None:
         return None
     for match in _APPOSITION.finditer(abstract):
         name = match.group(1)
-        if _NAMEY.match(name) and _acceptable(name):
+        if _NAMEY.match(name) and _acceptable(name) and not _USED.search(abstract, 0, match.start()):
             return Name(name, _expansion_elsewhere(name, abstract, raw))
     return None
 

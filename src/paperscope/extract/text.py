@@ -36,6 +36,10 @@ _VERB = re.compile(
 )
 # "proposed by Mikolov et al." names another's work; "proposed by using a spiral mechanism" their own.
 _BY_SOMEONE = re.compile(r" by (?!\w+ing\b)")
+# "we propose to use SVIn2, a robust VIO method": what they use, not what they introduce.
+_TO_USE = re.compile(r" to (?:use|apply|adopt|employ|leverage|utili[sz]e|exploit|reuse)\b")
+# "A recently proposed method called DeepReach": another's work, named.
+_OTHERS_NAMED = re.compile(r"\b(?:recently|previously|originally) (?:proposed|introduced|developed)\b[^,;]*$")
 _SUBJECT = re.compile(r"\b(?:we|this (?:paper|work|study)|our (?:work|paper)|here)\b")
 _MARKER = re.compile(
     r"\bour (?:proposed|new)\b|\bour (?:method|approach|framework|model|system),|"
@@ -61,14 +65,14 @@ def find_cue(sentence: str) -> tuple[int, int] | None:
         lower = "".join(c.lower() if len(c.lower()) == 1 else c for c in sentence)
     found = []
     for verb in _VERB.finditer(lower):
-        if _BY_SOMEONE.match(lower, verb.end()):  # "the contribution introduced by textual cues": not theirs
-            continue
+        if _BY_SOMEONE.match(lower, verb.end()) or _TO_USE.match(lower, verb.end()):
+            continue  # "the contribution introduced by textual cues", "we propose to use SVIn2": not theirs
         subjects = list(_SUBJECT.finditer(lower, 0, verb.start()))
         if subjects and ";" not in lower[subjects[-1].end() : verb.start()]:
             found.append((subjects[-1].start(), verb.end()))
             break
     marker = _MARKER.search(lower)
-    if marker:
+    if marker and not _OTHERS_NAMED.search(lower, 0, marker.start()):
         found.append((marker.start(), marker.end()))
     return min(found) if found else None
 
