@@ -224,3 +224,15 @@ def test_bibliographic_dedupe_keeps_kinds_and_dois_apart(tmp_path):
         library.ingest([bib], embed_vectors=False)
         groups = sorted(sorted(s.external_id for s in p.sources) for p in library.papers())
     assert groups == [["a", "e"], ["b"], ["c"], ["d"]]
+
+
+def test_an_author_a_list_gives_twice_is_one_author(tmp_path):
+    """Every ICRA and IROS list gives each paper's authors twice ("A;B;A;B"): 35,918 papers of the corpus
+    showed and exported every author two times."""
+    db = tmp_path / "icra.db"
+    with Library(db) as library:
+        library.ingest([CORPUS / "icra2023.json.gz"], embed_vectors=False)
+        papers = list(library.papers())
+    assert len(papers) == 1341 and all(len(set(p.authors)) == len(p.authors) for p in papers)
+    stereo = by_title(bib_entries(db), "Multi-View Photometric Stereo for Non-Stationary Robots")
+    assert stereo["author"].count("Roznere") == 1 and stereo["author"].count(" and ") == 3

@@ -89,7 +89,8 @@ def assemble(paper_id: str, items: list[Prepared]) -> Paper:
         abstract=best.abstract.text,
         abstract_raw=raw.abstract or "",
         abstract_html=best.abstract.html,
-        authors=next((item.raw.authors for item in items if item.raw.authors), []),
+        # once each: ICRA 2023's list, among others, gives every author twice ("A;B;A;B")
+        authors=list(dict.fromkeys(next((item.raw.authors for item in items if item.raw.authors), []))),
         venue=next((item.raw.venue for item in items if item.raw.venue), None),
         year=next((item.raw.year for item in items if item.raw.year), None),
         sources=sorted({item.raw.source for item in items}, key=lambda s: (s.path, s.line)),
