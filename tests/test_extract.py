@@ -202,6 +202,15 @@ def test_setup_numbers_are_not_claims(seed_papers):
     assert se_rrm.claims == []
 
 
+def test_an_expansion_comes_without_its_quotation_marks():
+    """118 expansions in the corpus kept the quotation marks around them: “Confidence Weighted Mean Reversion”."""
+    found = find_name("We propose the “Confidence Weighted Mean Reversion” (CWMR) strategy for portfolios.")
+    assert found == Name("CWMR", "Confidence Weighted Mean Reversion")
+    backticked = find_name("We introduce `planning theory of mind' (PToM), a new task.")
+    assert backticked.expansion == "planning theory of mind"
+    assert find_name("We propose Bayes' Rule Networks (BRN), a model.").expansion == "Bayes' Rule Networks"
+
+
 def test_a_method_introduced_by_others_is_not_the_papers_name():
     """COLM 2025: "we quantify the contribution introduced by textual cues via an InfoNCE mechanism"
     named the paper InfoNCE; ICRA 2017's SVSA "is proposed by using" a mechanism, and is its own."""

@@ -264,7 +264,7 @@ MADE = {
     2: "32eb7dc9e3793055587f55ff3cb60bc9d220630481730d1248d893f714ba03f4",  # claims, task acronyms, gpt-4o
     3: "e630619ee41a20fa04ab2d9d151d20985a57d693c50a3009d7b9fca5af35887a",  # values on a list of names by place
     4: "4c6106e1ebb47964856db6a416138dee5a3b67810cc80fe113acce4591ae271d",  # the field's figures are no claims
-    5: "ac78129ca8263caaab401b9d0de8298132e489145639847fdff22a314167b662",  # audits: names, factors, prior art, authors once
+    5: "b42e1f1e14f36dcc0d8cefb64be0a18d5b91e51f811566e9eea4fd39bb6a740c",  # audits: names, claims, authors once
 }
 
 

@@ -42,6 +42,7 @@ _ARTICLES = re.compile(r"\s*(?:(?:a|an|the|novel|new)\s+)*")
 _BOLD_INITIAL = re.compile(r"(?:\*\*([A-Za-z])\*\*|\\textbf\{([A-Za-z])\})([\w-]*)")
 _APPOSITION = re.compile(rf"(?<![\w-])({_TOKEN}),\s+(?:a|an)\s")
 _USED = re.compile(r"\b(?:use|uses|used|using|adopt\w*|employ\w*|apply|applies|applied|leverag\w*|utili[sz]\w*)\s+$")
+_QUOTATION_MARKS = re.compile(r'["“”«»]')
 _APPOSED = re.compile(r",\s+(?:a|an|the)\s+([^.;:()]{5,160})")
 _WINDOW_WORDS = 8
 _DEFINITION_WORDS = 14  # a definition counts only this close after the introducing verb
@@ -276,8 +277,16 @@ def find_name(abstract: str, raw: str = "", title: str | None = None) -> Name | 
     A title that starts with a name ("SciNLI: A Corpus for ...") says it. Otherwise candidates from
     every sentence where the authors introduce their work are ranked by how they
     are written — defined with a long form, then "named X", then a capitalised phrase or a
-    name-like word right after the verb — and then by where they stand.
+    name-like word right after the verb — and then by where they stand. The expansion is given without
+    the quotation marks some abstracts put around it ("“Confidence Weighted Mean Reversion” (CWMR)").
     """
+    found = _introduced(abstract, raw, title)
+    if found is None or found.expansion is None:
+        return found
+    return Name(found.name, " ".join(_QUOTATION_MARKS.sub(" ", found.expansion).split()).strip("'‘’`") or None)
+
+
+def _introduced(abstract: str, raw: str, title: str | None) -> Name | None:
     titled = _title_name(title)
     if titled:
         return Name(titled, _expansion_elsewhere(titled, abstract, raw))

@@ -19,8 +19,8 @@ def display_title(title: str | None, abstract: str, name: str | None = None, exp
     if name:
         what = expansion or _description(name, abstract) or _introduced(introducing, name)
         return _shorten(f"{name}: {what}" if what else name)
-    if introducing:
-        return _shorten(_capitalise(_after_cue(introducing[0])))
+    if introducing and (introduced := _shorten(_capitalise(_after_cue(introducing[0])))):
+        return introduced  # not when nothing follows the cue: an abstract that is only "CALLED"
     stated = [found for sentence in sentences(abstract) if (found := _statement(sentence))]
     # One that says what it is about before one about "this question" (said in a sentence before it).
     stated.sort(key=lambda title: bool(_ANAPHORIC.match(title)))
