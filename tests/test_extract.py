@@ -59,6 +59,9 @@ def test_a_title_that_starts_with_a_name_gives_it():
     )
     assert leading is not None and leading.name == "CLIFFNet"
     assert find_name("We adapt it.", title="BERT for Joint Intent Classification") is None  # someone else's model
+    # "The SYNTHIA Dataset: …" names a dataset SYNTHIA (18 such titles in the corpus)
+    assert find_name("We present a collection.", title="The SYNTHIA Dataset: A Large Collection").name == "SYNTHIA"
+    assert find_name("We present data.", title="RELLIS-3D Dataset: Data, Benchmarks").name == "RELLIS-3D"
 
 
 def test_schwartz_hearst():

@@ -43,6 +43,7 @@ _BOLD_INITIAL = re.compile(r"(?:\*\*([A-Za-z])\*\*|\\textbf\{([A-Za-z])\})([\w-]
 _APPOSITION = re.compile(rf"(?<![\w-])({_TOKEN}),\s+(?:a|an)\s")
 _USED = re.compile(r"\b(?:use|uses|used|using|adopt\w*|employ\w*|apply|applies|applied|leverag\w*|utili[sz]\w*)\s+$")
 _QUOTATION_MARKS = re.compile(r'["“”«»]')
+_CALLED_A_DATASET = re.compile(r"(?:The\s+)?(\S+)\s+(?:Dataset|Benchmark|Corpus)")
 _APPOSED = re.compile(r",\s+(?:a|an|the)\s+([^.;:()]{5,160})")
 _WINDOW_WORDS = 8
 _DEFINITION_WORDS = 14  # a definition counts only this close after the introducing verb
@@ -415,7 +416,11 @@ def _title_name(title: str | None) -> str | None:
     if title.isupper() or not 1 <= len(words) <= 3 or not all(w[0].isupper() or w[0].isdigit() for w in words):
         return None
     # a title that starts with a known name is the paper that made it ("LaSOT: A High-quality Benchmark …")
-    return head if any(_coined(w) for w in words) and _acceptable(head, known=True) else None
+    if not (any(_coined(w) for w in words) and _acceptable(head, known=True)):
+        return None
+    # "The SYNTHIA Dataset: …", "RELLIS-3D Dataset: …": the dataset's name is SYNTHIA, RELLIS-3D
+    called = _CALLED_A_DATASET.fullmatch(head)
+    return called.group(1) if called and _NAMEY.match(called.group(1)) else head
 
 
 def _coined(word: str) -> bool:
