@@ -218,13 +218,14 @@ _REPORTS_RESULTS = re.compile(
 )
 # "870 on HopperStand": a coined name after the value names where it was measured.
 _NAME = r"[A-Z][a-z0-9]*[A-Z0-9][\w.+-]*[\w+]"  # "MuSiQue", "UCF-Crime", "GSM8k": shaped as a dataset's name
-_ON_NAME = re.compile(rf"^\s*(?:\S+\s+){{0,3}}?on\s+(?:the\s+)?(?P<name>{_NAME})")
+_ON = r"^\s*(?:\S+\s+){0,3}?on\s+(?:the\s+)?"  # "on", within a few words: "results on the", "and on"
+_ON_NAME = re.compile(rf"{_ON}(?P<name>{_NAME})")
 _ITEM = r"[A-Z0-9][\w.+-]*(?:\s[A-Z0-9][\w.+-]*)*"
 _ON_LIST = re.compile(
-    rf"^\s*(?:\S+\s+){{0,3}}?on\s+(?:the\s+)?(?P<items>{_ITEM}(?:\s*,\s*(?:and\s+)?{_ITEM}|\s+and\s+{_ITEM})+)"
+    rf"{_ON}(?P<items>{_ITEM}(?:\s*,\s*(?:and\s+)?{_ITEM}|\s+and\s+{_ITEM})+)"
     r"(?:\s+(?:datasets?|benchmarks?|tasks?)\b|,?\s+respectively\b|\s*(?:[.;)]|$))"
 )
-_ON_CAPITALISED = re.compile(r"^\s*(?:\S+\s+){0,3}?on\s+(?:the\s+)?[A-Z]")
+_ON_CAPITALISED = re.compile(rf"{_ON}[A-Z]")
 _LIST_GOES_ON = re.compile(r"\s*(?:,|and\b)\s*[A-Z0-9]")  # "on CamVid and CityScapes": one of a list
 # "on uproof)", "on CIFAR-10": where a value was measured; not "on average NDCG@10", "on the convergence speed".
 _ON_OTHER = re.compile(r"^\s*\)?\s*on\s+(?:the\s+)?(?:[A-Z0-9][\w-]*|[a-z][\w-]*\s*(?:[),.;]|$))")

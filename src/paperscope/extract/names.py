@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from paperscope.extract.lexicon import benchmarks, models
-from paperscope.extract.text import after, find_cue, intro_sentences, sentences
+from paperscope.extract.text import BORROWING, after, find_cue, intro_sentences, sentences
 
 _TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*\+{0,2}"  # "multiPPI++"
 # A name-like word: two capitals, or a capital and a digit (NEMO, SteER, LiftQuant, SE-RRMs), not a plain word.
@@ -41,9 +41,9 @@ _KNOWN_BEFORE = re.compile(
 _ARTICLES = re.compile(r"\s*(?:(?:a|an|the|novel|new)\s+)*")
 _BOLD_INITIAL = re.compile(r"(?:\*\*([A-Za-z])\*\*|\\textbf\{([A-Za-z])\})([\w-]*)")
 _APPOSITION = re.compile(rf"(?<![\w-])({_TOKEN}),\s+(?:a|an)\s")
-_USED = re.compile(r"\b(?:use|uses|used|using|adopt\w*|employ\w*|apply|applies|applied|leverag\w*|utili[sz]\w*)\s+$")
+_USED = re.compile(rf"\b{BORROWING}\s+$")  # "using TS-CAN, a neural rPPG estimation method"
 _QUOTATION_MARKS = re.compile(r'["“”«»]')
-_CALLED_A_DATASET = re.compile(r"(?:The\s+)?(\S+)\s+(?:Dataset|Benchmark|Corpus)")
+_DATASET_IN_TITLE = re.compile(r"(?:The\s+)?(\S+)\s+(?:Dataset|Benchmark|Corpus)")
 _APPOSED = re.compile(r",\s+(?:a|an|the)\s+([^.;:()]{5,160})")
 _WINDOW_WORDS = 8
 _DEFINITION_WORDS = 14  # a definition counts only this close after the introducing verb
@@ -419,7 +419,7 @@ def _title_name(title: str | None) -> str | None:
     if not (any(_coined(w) for w in words) and _acceptable(head, known=True)):
         return None
     # "The SYNTHIA Dataset: …", "RELLIS-3D Dataset: …": the dataset's name is SYNTHIA, RELLIS-3D
-    called = _CALLED_A_DATASET.fullmatch(head)
+    called = _DATASET_IN_TITLE.fullmatch(head)
     return called.group(1) if called and _NAMEY.match(called.group(1)) else head
 
 

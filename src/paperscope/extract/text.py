@@ -36,8 +36,11 @@ _VERB = re.compile(
 )
 # "proposed by Mikolov et al." names another's work; "proposed by using a spiral mechanism" their own.
 _BY_SOMEONE = re.compile(r" by (?!\w+ing\b)")
-# "we propose to use SVIn2, a robust VIO method": what they use, not what they introduce.
-_TO_USE = re.compile(r" to (?:use|apply|adopt|employ|leverage|utili[sz]e|exploit|reuse)\b")
+# The verbs of using another's work, in any form: "we propose to use SVIn2", "using TS-CAN, a …".
+BORROWING = (
+    r"(?:us(?:e|es|ed|ing)|appl(?:y|ies|ied|ying)|adopt\w*|employ\w*|leverag\w*|utili[sz]\w*|exploit\w*|reus\w*)"
+)
+_TO_USE = re.compile(rf" to {BORROWING}\b")  # what they use, not what they introduce
 # "A recently proposed method called DeepReach": another's work, named.
 _OTHERS_NAMED = re.compile(r"\b(?:recently|previously|originally) (?:proposed|introduced|developed)\b[^,;]*$")
 _SUBJECT = re.compile(r"\b(?:we|this (?:paper|work|study)|our (?:work|paper)|here)\b")
