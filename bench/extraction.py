@@ -22,6 +22,7 @@ from pathlib import Path
 from paperscope.assemble import assemble, prepare
 from paperscope.extract import extract
 from paperscope.model import Paper
+from paperscope.normalize.math import to_unicode
 from paperscope.sources import format_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +60,9 @@ def load_cases() -> list[tuple[dict, Paper]]:
 
 
 def fold(value: object) -> str:
-    text = " ".join(str(value).split()).casefold()
+    """A value as compared: formulas in Unicode, as paperscope shows names ("E$^2$-RAG" is E²-RAG), without
+    BibTeX's protecting braces, spaces and case folded."""
+    text = " ".join(to_unicode(str(value)).replace("{", "").replace("}", "").split()).casefold()
     return (
         text.replace("−", "-").replace("—", "–").replace(" ×", "×").replace("x", "×")
         if re.match(r"[+\-\d]", text)

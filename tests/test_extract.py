@@ -11,7 +11,7 @@ from paperscope.extract.claims import find_claims
 from paperscope.extract.entities import find_benchmarks, find_models
 from paperscope.extract.names import Name, find_name, schwartz_hearst
 from paperscope.extract.text import sentences
-from paperscope.model import Paper
+from paperscope.model import CONTRIBUTIONS, Paper
 
 from .conftest import ROOT
 
@@ -353,7 +353,7 @@ FIELDS = {"value", "unit", "direction", "metric", "benchmark", "baseline"}
 
 
 def test_every_label_file_is_well_formed():
-    kinds = {"method", "benchmark", "dataset", "theory", "analysis", "system", "position"}
+    kinds = set(CONTRIBUTIONS)
     files = sorted((ROOT / "tests" / "data" / "labels").rglob("*.json"))
     assert len(files) >= 351
     for path in files:
@@ -368,7 +368,7 @@ def test_every_label_file_is_well_formed():
 @given(st.text(max_size=400), st.one_of(st.none(), st.text(max_size=60)))
 def test_extraction_never_raises(abstract, title):
     facts = extract(title, abstract)
-    assert facts.contribution in {"method", "benchmark", "dataset", "theory", "analysis", "system", "position"}
+    assert facts.contribution in CONTRIBUTIONS
     assert facts.display_title
 
 
@@ -811,3 +811,51 @@ def test_a_name_spelled_out_as_what_results_are_measured_on_is_a_benchmark():
         "We introduce an algorithm based on Multilinear Singular Value Decomposition (MSVD).",
     ):
         assert find_benchmarks(sentence) == [], sentence
+
+
+def test_a_title_that_defines_its_name_gives_it_and_its_long_form():
+    """CoRL 2024: "Surgical Robot Transformer (SRT): Imitation Learning …" had no name."""
+    found = find_name("We explore imitation learning on a surgical robot.", title=SRT_TITLE)
+    assert (found.name, found.expansion) == ("SRT", "Surgical Robot Transformer")
+    assert find_name("We study graphs.", title="Graph Neural Networks (GNNs): Where Next") is None  # the field's
+
+
+SRT_TITLE = "Surgical Robot Transformer (SRT): Imitation Learning for Surgical Tasks"
+
+
+def test_a_title_and_a_name_are_shown_with_their_formulas_as_text():
+    """KDD 2024 showed "Know in $AdVance:$ …"; CoRL 2024 named a paper "T$^2$SQNet"."""
+    advance = extract("Know in $AdVance:$ Linear-Complexity Prediction", "")
+    assert advance.display_title == "Know in AdVance: Linear-Complexity Prediction"
+    net = extract("T$^2$SQNet: A Recognition Model", "We present the network (T$^2$SQNet).")
+    assert (net.display_title, net.name) == ("T²SQNet: A Recognition Model", "T²SQNet")
+    assert extract("Recognition in 360$^{\\circ}$ Videos", "").display_title == "Recognition in 360° Videos"
+    assert extract("$q\\texttt{POTS}$: Batch Optimization", "").display_title == "qPOTS: Batch Optimization"
+
+
+ROBOT_ABSTRACT = (
+    "We propose a controller that estimates the position of the end-effector from wireless signals. "
+    "Experiments show that the position error stays below 2 mm."
+)
+
+
+@pytest.mark.parametrize(
+    ("title", "abstract", "kind"),
+    [
+        # 953 ICRA and IROS papers were position papers for "the position" of a robot
+        ("Position control of a robot end-effector", ROBOT_ABSTRACT, "method"),
+        ("Position: Benchmarks Should Be Living", "In this position paper, we argue that benchmarks age.", "position"),
+        # surveys were methods, theory or analysis
+        ("Fair Division of Indivisible Goods: A Survey", "We survey recent results on fair division.", "survey"),
+        ("SimulST", "This paper offers a comprehensive overview of the recent developments in SimulST.", "survey"),
+        ("Network Completion and Survey Sampling", "We propose an algorithm for network completion.", "method"),
+        # what is done to a dataset, and a task called an analysis, say nothing of the paper's kind
+        ("Dataset Condensation for Time Series Classification", "", "method"),
+        ("Swift Cross-Dataset Pruning for Fine-Tuning", "", "method"),
+        ("Microservice Root Cause Analysis With Large Language Models", "", "method"),
+        ("A Chinese Dataset for Open-domain Question Answering", "", "dataset"),
+        ("An Analysis of Negation in Natural Language Understanding Corpora", "", "analysis"),
+    ],
+)
+def test_a_papers_kind_is_what_it_is_not_a_word_it_uses(title, abstract, kind):
+    assert extract(title, abstract).contribution == kind

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, NamedTuple
 
-CONTRIBUTIONS = ("method", "benchmark", "dataset", "theory", "analysis", "system", "position")
+CONTRIBUTIONS = ("method", "benchmark", "dataset", "theory", "analysis", "system", "position", "survey")
 
 
 @dataclass(frozen=True)

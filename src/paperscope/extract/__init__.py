@@ -11,6 +11,7 @@ from paperscope.extract.links import split_links
 from paperscope.extract.names import find_name
 from paperscope.extract.titles import display_title
 from paperscope.model import Claim
+from paperscope.normalize.math import to_unicode
 
 __all__ = ["Facts", "display_title", "extract", "split_links"]
 
@@ -27,7 +28,11 @@ class Facts:
 
 
 def extract(title: str | None, abstract: str, raw: str = "") -> Facts:
-    """Name, expansion, models, benchmarks, claims, contribution and display title of one paper."""
+    """Name, expansion, models, benchmarks, claims, contribution and display title of one paper.
+
+    The name, its expansion and the display title are text to be read, not typeset: their formulas
+    are given in Unicode ("Top-$k$" → "Top-k", "T$^2$SQNet" → "T²SQNet"); the title field keeps them."""
+    title = to_unicode(title) if title else None
     try:
         named = find_name(abstract, raw, title)
         name = named.name if named else None
@@ -35,13 +40,17 @@ def extract(title: str | None, abstract: str, raw: str = "") -> Facts:
         models = find_models(abstract, exclude=name)
         benchmarks = find_benchmarks(abstract, exclude=name, known_models=models)
         return Facts(
-            name=name,
-            name_expansion=expansion,
+            name=_readable(name),
+            name_expansion=_readable(expansion),
             models=models,
             benchmarks=benchmarks,
             claims=find_claims(abstract, benchmarks),
             contribution=classify(abstract, name, title),
-            display_title=display_title(title, abstract, name, expansion),
+            display_title=to_unicode(display_title(title, abstract, name, expansion)),
         )
     except RecursionError:  # pathological input: no facts rather than no paper
-        return Facts(display_title=display_title(title, abstract))
+        return Facts(display_title=to_unicode(display_title(title, abstract)))
+
+
+def _readable(text: str | None) -> str | None:
+    return to_unicode(text) if text else text

@@ -1,4 +1,4 @@
-"""What kind of paper it is: method, benchmark, dataset, theory, analysis, system or position."""
+"""What kind of paper it is: method, benchmark, dataset, theory, analysis, system, position or survey."""
 
 from __future__ import annotations
 
@@ -88,17 +88,43 @@ _WORD_CUES = {
             ("our", "findings"),
         },
     ),
-    "position": (set(), {("position", "paper"), ("paper", "argues"), ("the", "position")}),
+    # not "the position": robotics papers speak of a robot's position (953 ICRA and IROS papers were
+    # labelled position papers by it)
+    "position": (set(), {("position", "paper"), ("paper", "argues")}),
+    # not "we survey" nor "we review": method papers review the work before theirs; nor "literature
+    # review", a task ("LLM agents for literature review")
+    "survey": (
+        set(),
+        {
+            ("this", "survey"),
+            ("comprehensive", "survey"),
+            ("systematic", "survey"),
+            ("comprehensive", "review"),
+            ("systematic", "review"),
+            ("comprehensive", "overview"),
+        },
+    ),
 }
-_WEIGHTS = {"theory": 1.0, "analysis": 0.8, "position": 3.0}
+_WEIGHTS = {"theory": 1.0, "analysis": 0.8, "position": 3.0, "survey": 2.0}
 # Each pair as it reads among the abstract's words joined by spaces (" we prove "): a substring test.
 _JOINED_PAIRS = {kind: [(a, b, f" {a} {b} ") for a, b in sorted(doubles)] for kind, (_, doubles) in _WORD_CUES.items()}
 # A title says a lot when there is one: "An Empirical Analysis of ...", "Sample Complexity Bounds for ...".
 _TITLE_CUES = [
-    (re.compile(r"\b(?:dataset|corpus)\b", re.IGNORECASE), "dataset", 3.0),
+    # not what is done to datasets ("Dataset Distillation", "Cross-Dataset Pruning")
+    (
+        re.compile(
+            r"(?<!cross-)(?<!cross )\b(?:dataset|corpus)\b(?![- ](?:distillation|condensation|augmentation|pruning|"
+            r"shift|bias|complexity|selection|quality|diversity|bottleneck|based|wide|aware|mining)\b)",
+            re.IGNORECASE,
+        ),
+        "dataset",
+        3.0,
+    ),
     (re.compile(r"\bbenchmark|[a-z]Bench\b", re.IGNORECASE), "benchmark", 3.0),
     (
         re.compile(
+            r"(?<!sentiment )(?<!component )(?<!components )(?<!discriminant )(?<!correlation )(?<!factor )"
+            r"(?<!survival )(?<!cloud )(?<!image )(?<!video )(?<!scene )(?<!feature )(?<!cause )"  # tasks, methods
             r"\b(?:analysis|analyzing|understanding|study|investigating|exploring|probing|revisiting|"
             r"lessons|on the|when|why|how|what|do|does|can|are|is)\b|\?",
             re.IGNORECASE,
@@ -115,7 +141,14 @@ _TITLE_CUES = [
         "theory",
         1.5,
     ),
-    (re.compile(r"\bposition\b", re.IGNORECASE), "position", 3.0),
+    # "…: A Survey", "A Survey of …", "Survey on …"; not "Survey Sampling" nor "survey path planning"
+    (
+        re.compile(r"\b(?:a|an|short|brief|comprehensive|systematic) survey\b|^survey\b|\bsurvey (?:of|on)\b", re.I),
+        "survey",
+        3.0,
+    ),
+    # "Position: …", not "Position control of …"
+    (re.compile(r"^position\s*:|\bposition paper\b", re.IGNORECASE), "position", 3.0),
 ]
 
 

@@ -43,6 +43,7 @@ _BOLD_INITIAL = re.compile(r"(?:\*\*([A-Za-z])\*\*|\\textbf\{([A-Za-z])\})([\w-]
 _APPOSITION = re.compile(rf"(?<![\w-])({_TOKEN}),\s+(?:a|an)\s")
 _USED = re.compile(rf"\b{BORROWING}\s+$")  # "using TS-CAN, a neural rPPG estimation method"
 _QUOTATION_MARKS = re.compile(r'["“”«»]')
+_DEFINED_IN_TITLE = re.compile(r"(?P<long>[^():]+?)\s*\((?P<short>[^()\s:]+)\)\s*:")
 _DATASET_IN_TITLE = re.compile(r"(?:The\s+)?(\S+)\s+(?:Dataset|Benchmark|Corpus)")
 _APPOSED = re.compile(r",\s+(?:a|an|the)\s+([^.;:()]{5,160})")
 _WINDOW_WORDS = 8
@@ -291,6 +292,8 @@ def _introduced(abstract: str, raw: str, title: str | None) -> Name | None:
     titled = _title_name(title)
     if titled:
         return Name(titled, _expansion_elsewhere(titled, abstract, raw))
+    if defined := _title_definition(title):
+        return defined
     candidates = [
         (kind, number, position, name, expansion or _expansion_elsewhere(name, abstract, raw))
         for number, sentence in enumerate(intro_sentences(abstract))
@@ -421,6 +424,17 @@ def _title_name(title: str | None) -> str | None:
     # "The SYNTHIA Dataset: …", "RELLIS-3D Dataset: …": the dataset's name is SYNTHIA, RELLIS-3D
     called = _DATASET_IN_TITLE.fullmatch(head)
     return called.group(1) if called and _NAMEY.match(called.group(1)) else head
+
+
+def _title_definition(title: str | None) -> Name | None:
+    """ "Surgical Robot Transformer (SRT): Imitation Learning …" -> SRT, Surgical Robot Transformer."""
+    match = _DEFINED_IN_TITLE.match(title or "")
+    if not match:
+        return None
+    short, long = match.group("short"), match.group("long").strip()
+    if _initials_match(short, long) and _acceptable(short, known=True) and _NAMEY.match(short):
+        return Name(short, long)
+    return None
 
 
 def _coined(word: str) -> bool:

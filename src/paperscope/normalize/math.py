@@ -19,6 +19,7 @@ MATH = re.compile(
 )
 _SUB = dict(zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ", strict=True))
 _SUP = dict(zip("0123456789+-=()inT*", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱⁿᵀ*", strict=True))
+_DEGREES = re.compile(r"\^\s*(?:\{\s*\\circ\s*\}|\\circ\b)")  # 360^{\circ}: a degree sign, not a composition
 _SCRIPT = re.compile(r"(?P<mark>[_^])(?:\{(?P<group>[^{}\\]*)\}|(?P<one>[A-Za-z0-9*]))")
 _FUNCTIONS = (
     "log",
@@ -56,6 +57,11 @@ _PLAIN_ARG = (
     "textrm",
     "textbf",
     "textit",
+    "texttt",
+    "textsf",
+    "textsc",
+    "textnormal",
+    "mbox",
     "operatorname",
     "mathcal",
     "mathscr",
@@ -122,7 +128,7 @@ def _script(match: re.Match[str]) -> str:
 
 def formula(tex: str) -> str:
     """One formula's TeX (without its dollars) as text."""
-    tex = _SCRIPT.sub(_script, tex)
+    tex = _SCRIPT.sub(_script, _DEGREES.sub("°", tex))
     try:
         text = _TO_TEXT.latex_to_text(tex)
     except Exception:
