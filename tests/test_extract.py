@@ -859,3 +859,18 @@ ROBOT_ABSTRACT = (
 )
 def test_a_papers_kind_is_what_it_is_not_a_word_it_uses(title, abstract, kind):
     assert extract(title, abstract).contribution == kind
+
+
+def test_a_long_form_whose_initials_spell_the_name_is_whole():
+    """CoRL/WACV 2024: "Recursive Recurrent Transformer Network (RRTN)" was spelled out from "Recurrent" (the R of
+    "Recurrent" taken twice); 54 corpus expansions lost their first word so."""
+    assert schwartz_hearst("RRTN", "called Recursive Recurrent Transformer Network") == (
+        "Recursive Recurrent Transformer Network"
+    )
+    assert schwartz_hearst("CCL", "called connectivity-contrastive learning") == "connectivity-contrastive learning"
+    # a digit stands for letters that are not there: the initials of the last words are not the long form
+    assert schwartz_hearst("P3O", "we propose Penalized Proximal Policy Optimization") != "Policy Optimization"
+
+
+def test_a_vision_variant_written_after_a_hyphen_is_the_models_name():
+    assert find_models("a baseline based on GPT4-V and on GPT-4V") == ["GPT4-V", "GPT-4V"]

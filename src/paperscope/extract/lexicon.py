@@ -22,7 +22,7 @@ _VARIANTS = (
 )
 _PART = (
     rf"(?:(?:[1-9]\d*(?:\.\d+)?|0\.\d+)[BMKbmk](?![\w])|\d+(?:\.\d+)*(?:[a-z]|V(?![\w]))?|v\d+(?:\.\d+)*|M\d+(?:\.\d+)*|(?:{_VARIANTS})(?![\w])|"
-    r"(?<=-)it(?![\w]))"  # "gemma-2-9b-it", not "ViT it is"
+    r"(?<=-)it(?![\w])|(?<=\d-)V(?![\w]))"  # "gemma-2-9b-it", not "ViT it is"; "GPT4-V"
 )
 _SUFFIX_PART = re.compile(rf"[-\s]?{_PART}")
 

@@ -516,9 +516,24 @@ def _before_bracket(name: str, text: str) -> bool:
     return False
 
 
+# Words that start no long form: "called connectivity-contrastive learning (CCL)"
+_NO_FIRST_WORD = {"a", "an", "the", "our", "of", "for", "and", "with", "to", "in", "on", "called", "named", "termed"}
+
+
 def schwartz_hearst(short: str, long: str) -> str | None:
-    """The shortest end of `long` whose letters spell `short` in order, from a word start (Schwartz & Hearst 2003)."""
+    """The shortest end of `long` whose letters spell `short` in order, from a word start (Schwartz & Hearst 2003);
+    but words whose initials spell it first ("Recursive Recurrent Transformer Network (RRTN)", where the letters
+    alone give "Recurrent Transformer Network"). Not for a name with a digit, whose letters are not all
+    there: "Penalized Proximal Policy Optimization (P3O)"."""
     words = long.split()
+    letters = [c.lower() for c in short if c.isalpha()]
+    initialled = words[-len(letters) :] if len(letters) > 1 and not any(c.isdigit() for c in short) else []
+    if (
+        len(initialled) == len(letters)
+        and [w[0].lower() for w in initialled] == letters
+        and initialled[0].lower() not in _NO_FIRST_WORD
+    ):
+        return " ".join(initialled).strip(" ,;:-") or None
     long = " ".join(words[-min(len(short) + 5, len(short) * 2) :])
     s, index = len(short) - 1, len(long) - 1
     while s >= 0:
