@@ -874,3 +874,21 @@ def test_a_long_form_whose_initials_spell_the_name_is_whole():
 
 def test_a_vision_variant_written_after_a_hyphen_is_the_models_name():
     assert find_models("a baseline based on GPT4-V and on GPT-4V") == ["GPT4-V", "GPT-4V"]
+
+
+def test_room_to_improve_is_a_gap_not_a_gain():
+    """COLING 2025's MiMoTable: the best model's 77.4% on the paper's benchmark was a claim that "improves"."""
+    abstract = (
+        "We introduce MiMoTable, a benchmark of real spreadsheets. Claude-3.5-Sonnet achieves the best performance "
+        "with 77.4% accuracy, indicating that there is still significant room to improve for LLMs on MiMoTable."
+    )
+    assert [(c.value, c.direction) for c in find_claims(abstract)] == [("77.4%", None)]
+
+
+def test_a_title_that_evaluates_is_an_analysis():
+    """UAI 2024: "Evaluating Bayesian deep learning for radio galaxy classification" proposes nothing."""
+    abstract = "In this work, we evaluate the performance of different BNNs against the following criteria."
+    assert extract("Evaluating Bayesian deep learning for radio galaxy classification", abstract).contribution == (
+        "analysis"
+    )
+    assert extract("An Optical Sensor for Assessing Electric Current", "We design a sensor.").contribution != "analysis"

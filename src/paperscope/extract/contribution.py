@@ -132,6 +132,8 @@ _TITLE_CUES = [
         "analysis",
         1.5,
     ),
+    # "Evaluating Bayesian deep learning …"; not "A Sensor for Assessing …" nor "TofuEval: Evaluating …" (a benchmark)
+    (re.compile(r"^(?:towards?\s+)?(?:re-?)?(?:evaluating|assessing)\b", re.IGNORECASE), "analysis", 1.5),
     (
         re.compile(
             r"\b(?:bounds?|convergence|theory|theoretical|complexity|identifiability|optimal|"
