@@ -44,6 +44,9 @@ def test_facets_narrow_the_results(server, page: Page):
     assert results.count() > 0
     for i in range(results.count()):
         expect(results.nth(i).locator(".tag")).to_have_text("Code")
+    # the chosen facet can be cleared, by a link that says so (it read "<built-in method clear of dict …>")
+    page.get_by_role("link", name="✕ clear").click()
+    expect(page).not_to_have_url(re.compile("has_code"))
 
 
 def test_the_keyboard_alone_finds_and_opens_a_paper(server, page: Page):
