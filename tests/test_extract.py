@@ -892,3 +892,19 @@ def test_a_title_that_evaluates_is_an_analysis():
         "analysis"
     )
     assert extract("An Optical Sensor for Assessing Electric Current", "We design a sensor.").contribution != "analysis"
+
+
+def test_a_speed_up_improves_and_a_thin_space_is_part_of_its_number():
+    """NIPS 2016 and ICML 2017: "speeding up the training process by a factor of 2" was a reduction (87 corpus
+    speed-ups had no direction, 19 were reductions), "$1,\\!000\\times$ faster" a claim of "000×"."""
+    speed = find_claims("Our method speeds up the training process by a factor of 2.")
+    assert [(c.value, c.direction) for c in speed] == [("a factor of 2", "improves")]
+    thin = find_claims("It is $1,\\!000\\times$ faster than dense models and uses $3,\\!000\\times$ less memory.")
+    assert [(c.value, c.direction) for c in thin] == [("1,000×", "improves"), ("3,000×", "reduces")]
+
+
+def test_a_script_letter_does_not_lengthen_a_formulas_command():
+    """ICML 2017's "Algorithms for $\\ell_p$ Low-Rank Approximation" was titled "Algorithms for  Low-Rank …"."""
+    assert extract("Algorithms for $\\ell_p$ Low-Rank Approximation", "").display_title == (
+        "Algorithms for ℓₚ Low-Rank Approximation"
+    )

@@ -61,6 +61,9 @@ def test_code_links_are_split_from_other_links_without_repeats():
     )
     assert code == ["https://github.com/a/b"]
     assert other == ["https://arxiv.org/abs/1"]
+    # WWW 2025 gave 54 links to anonymised repositories, all of them as other links
+    code, other = split_links(["https://anonymous.4open.science/r/G-Refer", "https://git.io/JvQ0k"])
+    assert (code, other) == (["https://anonymous.4open.science/r/G-Refer", "https://git.io/JvQ0k"], [])
 
 
 def test_a_list_field_naming_several_links_gives_each():

@@ -246,7 +246,7 @@ _SHARE_OF = re.compile(
 _COST = re.compile(r"\s+(?:[\w-]+\s+)?(?:parameters|data|samples|examples|tokens|compute|memory|FLOPs|GPUs?)\b")
 _ROOM = re.compile(r"\broom (?:to|for) $", re.IGNORECASE)
 _IMPROVES = re.compile(
-    r"\b(?:improv\w*|increas\w*|gains?|boost\w*|outperform\w*|higher|better|faster|speedups?|"
+    r"\b(?:improv\w*|increas\w*|gains?|boost\w*|outperform\w*|higher|better|faster|speed(?:s|ing)?[- ]?ups?|"
     r"surpass\w*|exceed\w*|rais\w*|enhanc\w*|accelerat\w*|advanc\w*)\b",
     re.IGNORECASE,
 )
@@ -664,9 +664,13 @@ def _a_hope(after: str, cue: re.Match[str]) -> bool:
     return bool(_ROOM.search(after, 0, cue.start()))
 
 
+_THIN_SPACE = re.compile(r"(?<=\d,)\\[!,;]\s*(?=\d)")
+
+
 def _plain_math(text: str) -> str:
     """Multiplication signs as papers mean them: "1.5$\\times$" is 1.5×."""
     if "\\times" not in text:
         return text
-    text = re.sub(r"\$\s*(\d+(?:\.\d+)?)\s*\\times\s*\$", r"\1×", text)
+    text = _THIN_SPACE.sub("", text)  # "$1,\!000\times$" is 1,000×
+    text = re.sub(r"\$\s*(\d+(?:,\d{3})*(?:\.\d+)?)\s*\\times\s*\$", r"\1×", text)
     return re.sub(r"\$?\\times\$?", "×", text)

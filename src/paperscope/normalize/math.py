@@ -20,6 +20,7 @@ MATH = re.compile(
 _SUB = dict(zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ", strict=True))
 _SUP = dict(zip("0123456789+-=()inT*", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱⁿᵀ*", strict=True))
 _DEGREES = re.compile(r"\^\s*(?:\{\s*\\circ\s*\}|\\circ\b)")  # 360^{\circ}: a degree sign, not a composition
+_ENDED_COMMAND = re.compile(r"(\\[A-Za-z]+)(?=[_^])")
 _SCRIPT = re.compile(r"(?P<mark>[_^])(?:\{(?P<group>[^{}\\]*)\}|(?P<one>[A-Za-z0-9*]))")
 _FUNCTIONS = (
     "log",
@@ -128,7 +129,8 @@ def _script(match: re.Match[str]) -> str:
 
 def formula(tex: str) -> str:
     """One formula's TeX (without its dollars) as text."""
-    tex = _SCRIPT.sub(_script, _DEGREES.sub("°", tex))
+    # "\ell{}ₚ", not "\ellₚ": a script letter is a letter, and would lengthen the command's name
+    tex = _SCRIPT.sub(_script, _ENDED_COMMAND.sub(r"\1{}", _DEGREES.sub("°", tex)))
     try:
         text = _TO_TEXT.latex_to_text(tex)
     except Exception:

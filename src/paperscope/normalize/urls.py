@@ -19,7 +19,17 @@ _BROKEN_HOST_RE = re.compile(
 _TRAILING = ".,;:!?'\"*_"
 _PAIRS = {")": "(", "]": "[", "}": "{"}
 # Where code lives; a model or demo page (huggingface.co) is a link, not code.
-_CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "gitee.com", "sourceforge.net")
+# with the anonymised repositories of papers under review and GitHub's own short links (88 corpus papers)
+_CODE_HOSTS = (
+    "github.com",
+    "gitlab.com",
+    "bitbucket.org",
+    "codeberg.org",
+    "gitee.com",
+    "sourceforge.net",
+    "anonymous.4open.science",
+    "git.io",
+)
 _BARE_HOST = re.compile(r"(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|edu|dev)/", re.IGNORECASE)
 _VALID = re.compile(r"https?://[^/\s.]+\.[^/\s]", re.IGNORECASE)
 # Where a list's link field names several links: "a; b", "a and b", "a (implementation: b)".
