@@ -908,3 +908,12 @@ def test_a_script_letter_does_not_lengthen_a_formulas_command():
     assert extract("Algorithms for $\\ell_p$ Low-Rank Approximation", "").display_title == (
         "Algorithms for ℓₚ Low-Rank Approximation"
     )
+
+
+def test_a_name_introduced_before_the_authors_is_not_theirs():
+    """NIPS 2016: "building on the recently introduced SAGA method" named the paper SAGA, and "a variant of
+    Nesterov's accelerated gradient descent (AGD)" named one AGD."""
+    assert find_name("Building on the recently introduced SAGA method, we propose a simpler method for sums.") is None
+    variant = "We propose a variant of Nesterov's accelerated gradient descent (AGD) for non-convex problems."
+    assert find_name(variant) is None
+    assert find_name("We propose a variant of SGD, called Adaptive SGD (ASGD).").name == "ASGD"

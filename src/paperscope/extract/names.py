@@ -34,8 +34,12 @@ _WORDS_OF = re.compile(r"[^\w+-]+")  # what separates the words of a long form
 # Around an acronym, what makes it a known thing the paper uses, not its own: "the PnP problem", "previous
 # CAC methods", "a Hidden Markov Model (HMM) based …", "so-called teacher-student (T-S) DNN".
 _KNOWN_AFTER = re.compile(r"^\)?[\s-]+(?:problems?|tasks?|decompositions?|based|settings?)\b")
+# What others made: "previous CAC methods", "a variant of Nesterov's accelerated gradient descent (AGD)",
+# "building on the recently introduced SAGA method"
 _KNOWN_BEFORE = re.compile(
-    r"\b(?:previous|prior|existing|conventional|traditional|classic(?:al)?|standard|other|so-called)\s+(?:the\s+)?$",
+    r"\b(?:previous|prior|existing|conventional|traditional|classic(?:al)?|standard|other|so-called|popular|"
+    r"well-known|(?:recently|previously) (?:introduced|proposed)|(?:variant|modification|extension)s? of|"
+    r"build(?:s|ing)? (?:on|upon)|inspired by)\s+(?:the\s+)?(?:[A-Z][\w-]*['’]s\s+)?$",
     re.IGNORECASE,
 )
 _ARTICLES = re.compile(r"\s*(?:(?:a|an|the|novel|new)\s+)*")
@@ -324,9 +328,12 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
     verb_end = cue[1] - cue[0] if cue else 0
     found: list[tuple[int, int, str, str | None]] = []
     defined = [(position, short, schwartz_hearst(short, long)) for position, short, long in definitions(tail)]
+    others: set[str] = set()  # short forms of what others made ("a variant of Nesterov's … descent (AGD)")
     for position, short, expansion in defined:
         found_at = tail.rfind(expansion, 0, position) if expansion else -1
         start = found_at if found_at >= 0 else position
+        if found_at >= 0 and _KNOWN_BEFORE.search(tail, 0, start):
+            others.add(short)
         lead = tail[verb_end:start]
         # the verb's object, not a side remark; or what a naming word names ("called Lift, Match, and Keep (LMK)")
         near = len(tail[verb_end:position].split()) <= _DEFINITION_WORDS or any(
@@ -366,6 +373,8 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
             break
         token = match.group(1)
         if _after_preposition(tail[: match.start(1)]):  # "a method for MMT": MMT is the task
+            continue
+        if token in others:
             continue
         if _NAMEY.match(token) and _acceptable(token) and not _known_thing(tail, match.start(1), match.end(1)):
             # a word of a long form the sentence defines is that form's short name: "couples Multi-Aperture
