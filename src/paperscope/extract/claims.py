@@ -88,6 +88,13 @@ _SETUP_AFTER = re.compile(
     r"samples|examples|tasks|languages|GPU|memory|layers|size|inputs?)\b",
     re.IGNORECASE,
 )
+# A label budget: "with less than 4% of only two dimensional ground-truth labels", "0.1% randomly annotated points".
+# No claim, but where its neighbours' words end: "less" is the budget's, not the next value's direction.
+_BUDGET_AFTER = re.compile(
+    r"^\s?of\s+(?:the\s+)?(?:(?:only|[\w'’-]+(?<!fewer)(?<!less))\s+){0,4}?(?:labels|annotations)\b"
+    r"|^\s?(?:\w+ly\s+)?(?:(?:un)?label+ed|annotated)\s+(?:points|images|pixels|frames|data|samples|examples)\b",
+    re.IGNORECASE,
+)
 # Numbers sharing a word unit: "gains of 12.10, 6.51, and 2.85 percentage points" (each value gets the unit).
 _SHARED_UNIT = re.compile(
     rf"(?<![\w.$-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})+)\s+(?P<unit>percentage points|points|pp)\b"
@@ -261,6 +268,7 @@ class _Value:
     before: str = ""  # the text this value owns before and after it
     after: str = ""
     clause: str = ""
+    budget: bool = False  # a label budget (_BUDGET_AFTER)
     group: int = 0
 
 
@@ -306,6 +314,9 @@ def _sentence_claims(sentence: str, named: list[str]) -> list[Claim]:
     _assign_context(sentence, values)
     claims: list[Claim] = []
     for group in _groups(values):
+        group = [value for value in group if not value.budget]
+        if not group:
+            continue
         if (
             _AGAINST.search(sentence, max(0, group[0].start - 40), group[0].start)
             or _PRIOR_HAS.search(sentence, max(0, group[0].start - 80), group[0].start)
@@ -348,7 +359,7 @@ def _elided(claim: Claim, previous: Claim, bare: bool) -> Claim:
 
 def _values(sentence: str) -> list[_Value]:
     """The values, earliest first: "from A to B" first, then values with units, then bare numbers."""
-    found: list[tuple[int, int, int, str, str | None]] = []
+    found: list[tuple[int, int, int, str, str | None, bool]] = []
     for match in _FROM_TO.finditer(sentence) if "from" in sentence or "→" in sentence or "->" in sentence else ():
         if _MEASURE.match(sentence, match.end()):  # "bores with diameters from 4 to 50 mm": a range, no result
             continue
@@ -360,25 +371,27 @@ def _values(sentence: str) -> list[_Value]:
             and not _CHANGED.search(sentence, max(0, match.start() - 60), match.start())
         ):  # "ranging from 0 to 1", "ages from 0 to 80": a span, no result ("BLEU … from 56 to 66" is one)
             continue
-        found.append((0, match.start(old), match.end(new), match.group(new), match.group(old)))
+        found.append((0, match.start(old), match.end(new), match.group(new), match.group(old), False))
     for match in _VALUE.finditer(sentence):
         if not _SETUP_AFTER.match(sentence[match.end() :]):
-            found.append((1, match.start(), match.end(), match.group().strip(), None))
+            budget = bool(_BUDGET_AFTER.match(sentence[match.end() :]))
+            found.append((1, match.start(), match.end(), match.group().strip(), None, budget))
     for match in _WORDED.finditer(sentence) if "of" in sentence else ():
         if not _SETUP_AFTER.match(sentence[match.end() :]) and not _MORE_OF.match(sentence, match.end()):
-            found.append((1, match.start(), match.end(), match.group(), None))
+            found.append((1, match.start(), match.end(), match.group(), None, False))
     for match in _BARE.finditer(sentence):
-        found.append((2, match.start("value"), match.end("value"), match.group("value"), None))
+        found.append((2, match.start("value"), match.end("value"), match.group("value"), None, False))
     for match in _BEFORE_METRIC.finditer(sentence):
         for number in _ONE_NUMBER.finditer(sentence, match.start("values"), match.end("values")):
-            found.append((2, number.start(), number.end(), number.group(), None))
+            found.append((2, number.start(), number.end(), number.group(), None, False))
     for match in _SHARED_UNIT.finditer(sentence) if "p" in sentence else ():  # points, pp
         for number in _ONE_NUMBER.finditer(sentence, match.start("values"), match.end("values")):
-            found.append((1, number.start(), number.end(), f"{number.group()} {match.group('unit')}", None))
+            found.append((1, number.start(), number.end(), f"{number.group()} {match.group('unit')}", None, False))
     taken: list[_Value] = []
-    for _, start, end, text, baseline in sorted(found):
+    for _, start, end, text, baseline, budget in sorted(found):
         if not any(start < v.end and v.start < end for v in taken):
-            taken.append(_Value(start, end, text.replace("x", "×") if text.endswith("x") else text, baseline))
+            text = text.replace("x", "×") if text.endswith("x") else text
+            taken.append(_Value(start, end, text, baseline, budget=budget))
     return sorted(taken, key=lambda v: v.start)
 
 
