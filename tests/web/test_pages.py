@@ -136,6 +136,8 @@ PAGES = [
     "/?q=language+models&order=year&page=2",
     "/like?text=speculative+decoding",
     "/browse",
+    "/browse?contribution=method&has_code=true",  # chosen facets, each with its "clear" link
+    "/browse?lang=zh&contribution=method",
     "/papers/{id}",
     "/papers/{claimed}",
     "/?lang=zh&q=模型",
@@ -386,6 +388,8 @@ def test_every_page_and_the_api_docs_work_with_no_network(server, browser):
         page.goto(server + path.format(id=_some_id(server), claimed=_claimed(server)))
         page.wait_for_load_state("networkidle")
         assert page.locator("main").count() == 1, path
+        # a template's word that is a Python attribute ("t.clear" of a dict) shows as "<built-in method …>"
+        assert not re.search(r"built-in method|bound method| object at 0x", page.inner_text("body")), path
     assert outside == [] and failed == []
     context.close()
 
