@@ -359,7 +359,8 @@ def _elided(claim: Claim, previous: Claim, bare: bool) -> Claim:
 
 def _values(sentence: str) -> list[_Value]:
     """The values, earliest first: "from A to B" first, then values with units, then bare numbers."""
-    found: list[tuple[int, int, int, str, str | None, bool]] = []
+    found: list[tuple[int, int, int, str, str | None]] = []
+    budgets: set[tuple[int, int]] = set()
     for match in _FROM_TO.finditer(sentence) if "from" in sentence or "→" in sentence or "->" in sentence else ():
         if _MEASURE.match(sentence, match.end()):  # "bores with diameters from 4 to 50 mm": a range, no result
             continue
@@ -371,27 +372,28 @@ def _values(sentence: str) -> list[_Value]:
             and not _CHANGED.search(sentence, max(0, match.start() - 60), match.start())
         ):  # "ranging from 0 to 1", "ages from 0 to 80": a span, no result ("BLEU … from 56 to 66" is one)
             continue
-        found.append((0, match.start(old), match.end(new), match.group(new), match.group(old), False))
+        found.append((0, match.start(old), match.end(new), match.group(new), match.group(old)))
     for match in _VALUE.finditer(sentence):
         if not _SETUP_AFTER.match(sentence[match.end() :]):
-            budget = bool(_BUDGET_AFTER.match(sentence[match.end() :]))
-            found.append((1, match.start(), match.end(), match.group().strip(), None, budget))
+            found.append((1, match.start(), match.end(), match.group().strip(), None))
+            if _BUDGET_AFTER.match(sentence[match.end() :]):
+                budgets.add((match.start(), match.end()))
     for match in _WORDED.finditer(sentence) if "of" in sentence else ():
         if not _SETUP_AFTER.match(sentence[match.end() :]) and not _MORE_OF.match(sentence, match.end()):
-            found.append((1, match.start(), match.end(), match.group(), None, False))
+            found.append((1, match.start(), match.end(), match.group(), None))
     for match in _BARE.finditer(sentence):
-        found.append((2, match.start("value"), match.end("value"), match.group("value"), None, False))
+        found.append((2, match.start("value"), match.end("value"), match.group("value"), None))
     for match in _BEFORE_METRIC.finditer(sentence):
         for number in _ONE_NUMBER.finditer(sentence, match.start("values"), match.end("values")):
-            found.append((2, number.start(), number.end(), number.group(), None, False))
+            found.append((2, number.start(), number.end(), number.group(), None))
     for match in _SHARED_UNIT.finditer(sentence) if "p" in sentence else ():  # points, pp
         for number in _ONE_NUMBER.finditer(sentence, match.start("values"), match.end("values")):
-            found.append((1, number.start(), number.end(), f"{number.group()} {match.group('unit')}", None, False))
+            found.append((1, number.start(), number.end(), f"{number.group()} {match.group('unit')}", None))
     taken: list[_Value] = []
-    for _, start, end, text, baseline, budget in sorted(found):
+    for _, start, end, text, baseline in sorted(found):
         if not any(start < v.end and v.start < end for v in taken):
             text = text.replace("x", "×") if text.endswith("x") else text
-            taken.append(_Value(start, end, text, baseline, budget=budget))
+            taken.append(_Value(start, end, text, baseline, budget=(start, end) in budgets))
     return sorted(taken, key=lambda v: v.start)
 
 

@@ -526,7 +526,7 @@ def _before_bracket(name: str, text: str) -> bool:
 
 
 # Words that start no long form: "called connectivity-contrastive learning (CCL)"
-_NO_FIRST_WORD = {"a", "an", "the", "our", "of", "for", "and", "with", "to", "in", "on", "called", "named", "termed"}
+_NO_FIRST_WORD = {"a", "an", "the", "our", "of", "for", "and", "with", "to", "in", "on", *_NAMING_WORDS}
 
 
 def schwartz_hearst(short: str, long: str) -> str | None:
