@@ -266,6 +266,7 @@ MADE = {
     4: "4c6106e1ebb47964856db6a416138dee5a3b67810cc80fe113acce4591ae271d",  # the field's figures are no claims
     5: "b42e1f1e14f36dcc0d8cefb64be0a18d5b91e51f811566e9eea4fd39bb6a740c",  # audits: names, claims, authors once
     6: "9ba8a249dac3991e7a681d3d6c9b529de2c499682d1ee86868aa2d16256f34f3",  # kinds, formulas as text, long forms
+    7: "9ba8a249dac3991e7a681d3d6c9b529de2c499682d1ee86868aa2d16256f34f3",  # formulas read whole (the seeds as in 6)
 }
 
 

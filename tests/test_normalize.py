@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paperscope.normalize import clean_text, names
+from paperscope.normalize.math import to_unicode
 
 
 def test_bold_markdown_and_latex_become_plain_text_and_emphasis_in_html():
@@ -74,6 +75,34 @@ def test_math_is_kept_as_written_in_text_and_rendered_as_mathml():
 
 def test_prices_are_not_math():
     assert "<math" not in clean_text("it costs $5 and $10 per run").html
+
+
+def test_a_formula_opened_with_a_space_is_one_and_the_prose_after_it_is_kept():
+    # COLT 2020: the closing dollar of "$ 1-\delta$" opened a formula that ran on into the prose, and
+    # the words up to the next dollar were lost
+    clean = clean_text(r"(with probability at least $ 1-\delta$) distinguishes whether it is “$\epsilon$-close” to I")
+    assert to_unicode(clean.text) == "(with probability at least 1-δ) distinguishes whether it is “ϵ-close” to I"
+    assert clean.problems == []
+    assert "<math" not in clean_text("it costs $ 5 and $ 10 per run").html  # prices with a space stay prices
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        (r"An $\widetilde\mathcal{O}(m/\varepsilon^{3.5})$-Cost Algorithm", "An Õ(m/ε^(3.5))-Cost Algorithm"),
+        (r"regret of $\widetilde{O}(\sqrt{T})$", "regret of Õ(√T)"),
+        (r"a kernel-Gram matrix $\bm K$ and $\operatorname{set}(X=x)$", "a kernel-Gram matrix K and set(X=x)"),
+        (r"by a factor of $\bm{108}\times$", "by a factor of 108×"),
+    ],
+)
+def test_formulas_read_as_text_show_no_placeholder(raw, shown):
+    assert to_unicode(clean_text(raw).text) == shown
+
+
+def test_a_macro_written_without_its_arguments_in_prose_is_kept_as_written():
+    clean = clean_text(r"converges at a rate of \frac1t^2. The page is \url https://example.org/p")
+    assert clean.text == r"converges at a rate of \frac1t^2. The page is https://example.org/p"
+    assert clean.problems == [r"LaTeX macro without its arguments: \frac"]
 
 
 def test_broken_math_falls_back_for_that_formula_only():

@@ -227,8 +227,8 @@ def _macro(node: LatexMacroNode, args: list[list[LatexNode]], problems: list[str
         label = texts[1] if len(texts) > 1 and texts[1].strip() else url
         # http(s) URLs arrive as tokens; anything else (javascript:, a relative path) is not linked
         return f"[{label}]({url})" if _is_url_token(url) else (label if label != url else "")
-    if name == "url" and texts:
-        return texts[0].strip()
+    if name == "url":  # "\url https://…": the link follows as text
+        return texts[0].strip() if texts else ""
     if name in _EMPHASIS and texts:
         mark = _EMPHASIS[name]
         return f"{mark}{texts[-1]}{mark}"
@@ -246,7 +246,11 @@ def _fallback(node: LatexNode, problems: list[str]) -> str:
     if isinstance(node, LatexMacroNode) and _TO_TEXT.latex_context.get_macro_spec(node.macroname) is None:
         problems.append(f"unknown LaTeX macro \\{node.macroname}")
     try:
-        return _TO_TEXT.nodelist_to_text([node])
+        text = _TO_TEXT.nodelist_to_text([node])
     except Exception as exc:  # pylatexenc raises bare Exceptions on some real inputs
         problems.append(f"LaTeX not converted ({exc.__class__.__name__}): {node.latex_verbatim()[:40]}")
         return node.latex_verbatim()
+    if "%s" in text:  # a macro written without the arguments its text needs ("\frac1t" in prose): as written
+        problems.append(f"LaTeX macro without its arguments: {node.latex_verbatim()[:40]}")
+        return node.latex_verbatim()
+    return text

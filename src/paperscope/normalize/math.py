@@ -14,13 +14,22 @@ from pylatexenc import latex2text
 
 MATH = re.compile(
     r"\$\$(?P<display>.+?)\$\$|\\\[(?P<display2>.+?)\\\]|\\\((?P<inline2>.+?)\\\)"
-    r"|(?<![\\$])\$(?P<inline>[^\s$](?:[^$]*?[^\s\\$])?)\$",
+    # no space just inside the dollars, so prices ("$5 and $10") are not formulas; "9$\times$9" is one
+    r"|(?<![\\$])\$(?P<inline>[^\s$](?:[^$]*?[^\s\\$])?)\$"
+    # but a space after the first dollar where a command follows before the next: "at least $ 1-\delta$"
+    # (else that formula's closing dollar opened one that ran on into the prose)
+    r"|(?<![\\$])\$\s+(?P<spaced>(?=[^$]*?\\[A-Za-z])[^\s$][^$]*?)\$",
     re.DOTALL,
 )
 _SUB = dict(zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ", strict=True))
 _SUP = dict(zip("0123456789+-=()inT*", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱⁿᵀ*", strict=True))
 _DEGREES = re.compile(r"\^\s*(?:\{\s*\\circ\s*\}|\\circ\b)")  # 360^{\circ}: a degree sign, not a composition
 _ENDED_COMMAND = re.compile(r"(\\[A-Za-z]+)(?=[_^])")
+# An accent over a command without braces ("\\widetilde\\mathcal{O}"): the accent takes the command alone
+# as its argument, leaving pylatexenc's "%s" for the command's missing one; braced, it is "Õ".
+_ACCENT_ON_COMMAND = re.compile(
+    r"(\\(?:widetilde|tilde|widehat|hat|bar|overline|vec|dot|ddot|check|breve)\s*)(\\[A-Za-z]+\s*\{[^{}]*\})"
+)
 _SCRIPT = re.compile(r"(?P<mark>[_^])(?:\{(?P<group>[^{}\\]*)\}|(?P<one>[A-Za-z0-9*]))")
 _FUNCTIONS = (
     "log",
@@ -97,16 +106,24 @@ def _root(node, l2tobj: latex2text.LatexNodes2Text) -> str:  # type: ignore[no-u
     return "√" + (f"({radicand})" if re.search(r"[+\-*/=,]", radicand) else radicand)
 
 
+def _plain(node, l2tobj: latex2text.LatexNodes2Text) -> str:  # type: ignore[no-untyped-def]
+    """The argument's text; nothing for a command the parser found no argument of ("\\bm K": K follows)."""
+    argument = node.nodeargd.argnlist[-1] if node.nodeargd and node.nodeargd.argnlist else None
+    return l2tobj.nodelist_to_text([argument]) if argument is not None else ""
+
+
 def _context() -> latex2text.LatexContextDb:
     context = latex2text.get_default_latex_context_db()
+    wide = [("widetilde", "tilde"), ("widehat", "hat")]  # pylatexenc drops the wide accents, and Õ with them
     context.add_context_category(
         "paperscope-math",
         prepend=True,
         macros=[
             latex2text.MacroTextSpec("sqrt", simplify_repl=_root),
             *(latex2text.MacroTextSpec(name, simplify_repl=f" {char} ") for name, char in _RELATIONS.items()),
-            *(latex2text.MacroTextSpec(name, simplify_repl="%s") for name in _PLAIN_ARG),
+            *(latex2text.MacroTextSpec(name, simplify_repl=_plain) for name in _PLAIN_ARG),
             *(latex2text.MacroTextSpec(name, simplify_repl=f" {name} ") for name in _FUNCTIONS),
+            *(latex2text.MacroTextSpec(name, context.get_macro_spec(narrow).simplify_repl) for name, narrow in wide),
             latex2text.MacroTextSpec("!", simplify_repl=""),
             latex2text.MacroTextSpec(",", simplify_repl=" "),
             latex2text.MacroTextSpec(";", simplify_repl=" "),
@@ -130,10 +147,13 @@ def _script(match: re.Match[str]) -> str:
 def formula(tex: str) -> str:
     """One formula's TeX (without its dollars) as text."""
     # "\ell{}ₚ", not "\ellₚ": a script letter is a letter, and would lengthen the command's name
+    tex = _ACCENT_ON_COMMAND.sub(r"\1{\2}", tex) if "\\" in tex else tex
     tex = _SCRIPT.sub(_script, _ENDED_COMMAND.sub(r"\1{}", _DEGREES.sub("°", tex)))
     try:
         text = _TO_TEXT.latex_to_text(tex)
     except Exception:
+        return tex
+    if "%s" in text and "%s" not in tex:  # a command without the arguments its text needs: as written
         return tex
     text = re.sub(r"\s+", " ", text).strip()
     return re.sub(r"[(\[⌊⌈]\s+|\s+[)\]⌋⌉]", lambda m: m.group().replace(" ", ""), text)

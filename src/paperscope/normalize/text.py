@@ -18,17 +18,10 @@ from markdown_it.token import Token
 
 from paperscope.normalize.html import math_to_html, sanitize
 from paperscope.normalize.latex import LATEX_HINT, latex_to_markdown, plain_typography
+from paperscope.normalize.math import MATH
 from paperscope.normalize.urls import URL_RE, clean_url, repair_broken_hosts, strip_trailing
 
 _MARKDOWN = MarkdownIt("zero").enable(["emphasis", "link", "backticks", "escape", "entity"])
-_MATH_RE = re.compile(
-    r"\$\$(?P<display>.+?)\$\$"
-    r"|\\\[(?P<display2>.+?)\\\]"
-    r"|\\\((?P<inline2>.+?)\\\)"
-    # no space just inside the dollars, so prices ("$5 and $10") are not formulas; "9$\times$9" is one
-    r"|(?<![\\$])\$(?P<inline>[^\s$](?:[^$]*?[^\s\\$])?)\$",
-    re.DOTALL,
-)
 _MARKDOWN_HINT = re.compile(r"[*_`\[\]&<>\\]")
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
 _LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
@@ -107,7 +100,7 @@ def clean_text(raw: str | None) -> CleanText:
 def _protect(text: str, kept: _Protected) -> str:
     def math(match: re.Match[str]) -> str:
         display = match.group("display") or match.group("display2")
-        tex = display or match.group("inline") or match.group("inline2")
+        tex = display or match.group("inline") or match.group("inline2") or match.group("spaced")
         return kept.token("math", (match.group(), tex, display is not None))
 
     def url(match: re.Match[str]) -> str:
@@ -116,7 +109,7 @@ def _protect(text: str, kept: _Protected) -> str:
         return kept.token("url", clean_url(bare)) + found[len(bare) :]
 
     if "$" in text or "\\(" in text or "\\[" in text:
-        text = _MATH_RE.sub(math, text)
+        text = MATH.sub(math, text)
     return URL_RE.sub(url, text) if "://" in text else text
 
 
