@@ -930,3 +930,21 @@ def test_a_label_budget_is_the_setting_not_a_result():
     found = [(c.value, c.metric, c.direction) for c in find_claims(abstract)]
     assert found == [("88%", "accuracy", None), ("70.2%", "top-1 accuracy", None), ("3", "mIoU", "improves")]
     assert [c.value for c in find_claims("Our method needs 35% fewer labelled images than the baseline.")] == ["35%"]
+
+
+def test_a_value_on_par_or_left_to_gain_is_no_improvement():
+    """ACL 2021: "comparable attack performance (almost 100% success rate) to the insertion-based methods but
+    … much higher invisibility" improved by 100%; COLM 2025: "leaves a surprising 10-20% accuracy gap for
+    improvement" was a gain of 10-20%, and "improves the base model by 7-15% in accuracy" measured a base model."""
+    parity = find_claims(
+        "Our attack achieves comparable attack performance (almost 100% success rate) to the insertion-based "
+        "methods but possesses much higher invisibility."
+    )
+    assert [(c.value, c.direction) for c in parity] == [("100%", None)]
+    faster = find_claims("The filter produces similar quality solutions 50 times faster than DDP.")
+    assert [(c.value, c.direction) for c in faster] == [("50 times", "improves")]
+    gap = find_claims(
+        "Naive expert selection leaves a surprising 10-20% accuracy gap for improvement. Our method improves the "
+        "base model by 7-15% in accuracy."
+    )
+    assert [(c.value, c.metric, c.direction) for c in gap] == [("7-15%", "accuracy", "improves")]

@@ -144,7 +144,7 @@ _COMPARATIVE = re.compile(
     r"^\s*(?P<m>(?:faster|slower|smaller|larger|fewer|cheaper)(?:\s+(?!than\b|compared\b|"
     r"during\b|on\b|in\b|with\b|at\b|for\b|and\b)[a-z][\w-]*){0,2})"
 )
-_OF_THE = re.compile(r"^\s*(?:of\s+(?:the\s+)?)?")
+_OF_THE = re.compile(r"^\s*(?:of\s+(?:the\s+)?|in\s+(?:terms\s+of\s+)?)?")  # "by 7% in (terms of) accuracy"
 _NP_STOP = re.compile(r"\s(?:of|in|on|for|across|with|over|compared|relative|when|while)\s.*$")
 _AND_VERB = re.compile(r",?\s(?:and|while|whereas)\s+(?:it\s+|also\s+|further\s+)?[a-z]+(?:s|ed|ing)\s")
 _NOT_AGAINST = re.compile(r"\b(?:averaged|aggregated|evaluated|tested|trained|measured|[Ee]xperimental results)\s+$")
@@ -251,7 +251,18 @@ _SHARE_OF = re.compile(
 )
 # After a value, "with fewer parameters" says what it cost, not which way the value went ("2× fewer FLOPs" does).
 _COST = re.compile(r"\s+(?:[\w-]+\s+)?(?:parameters|data|samples|examples|tokens|compute|memory|FLOPs|GPUs?)\b")
-_ROOM = re.compile(r"\broom (?:to|for) $", re.IGNORECASE)
+_ROOM = re.compile(r"\b(?:room|gap|headroom) (?:to|for) $", re.IGNORECASE)
+# "leaves a surprising 10-20% accuracy gap for improvement": what is left to gain, no result
+_LEFT_TO_GAIN = re.compile(r"^\s*(?:[\w-]+\s+){0,3}(?:gap|room|headroom)\s+(?:for|to)\s+(?:further\s+)?improv", re.I)
+# "comparable attack performance (almost 100% success rate) to …": a value on par with another, no change
+_PARITY = re.compile(
+    r"(?<!by a )\b(?:comparable|on[- ]par|competitive|similar)\s+(?:[\w-]+\s+){0,2}"
+    r"\(?\s*(?:almost|about|nearly|around|~)?\s*$",
+    re.IGNORECASE,
+)
+_NEAR_CUE = re.compile(
+    r"^\s*(?:[\w-]+\s+){0,2}(?:faster|slower|speed-?ups?|improvements?|higher|lower|fewer|less|more)\b"
+)
 _IMPROVES = re.compile(
     r"\b(?:improv\w*|increas\w*|gains?|boost\w*|outperform\w*|higher|better|faster|speed(?:s|ing)?[- ]?ups?|"
     r"surpass\w*|exceed\w*|rais\w*|enhanc\w*|accelerat\w*|advanc\w*)\b",
@@ -314,7 +325,7 @@ def _sentence_claims(sentence: str, named: list[str]) -> list[Claim]:
     _assign_context(sentence, values)
     claims: list[Claim] = []
     for group in _groups(values):
-        group = [value for value in group if not value.budget]
+        group = [value for value in group if not value.budget and not _LEFT_TO_GAIN.match(value.after)]
         if not group:
             continue
         if (
@@ -665,6 +676,8 @@ def _direction(value: _Value, before: str, after: str) -> str | None:
     cues += [(len(before) - m.end(), "improves") for m in _IMPROVES.finditer(before)]
     if cues and _BY_END.search(before):  # "outperforms X by 0.7": the verb before "by" says it
         return min(cues)[1]
+    if _PARITY.search(before) and not _NEAR_CUE.match(after):  # not "similar quality 50 times faster"
+        return None
     cues += [(m.start(), "reduces") for m in _REDUCES.finditer(after) if not _a_cost(after, m)]
     cues += [(m.start(), "improves") for m in _IMPROVES.finditer(after) if not (_a_cost(after, m) or _a_hope(after, m))]
     return min(cues)[1] if cues else None
