@@ -11,7 +11,8 @@ placed paper agrees when it gets the topic the clustering of the whole library g
 are split in two halves by that seed: "tune", the half rules may be chosen on, and "held-out".
 
 Beside paperscope's rule, in the same run and from the same vectors: the topic of the nearest paper
-alone, and the plain baseline, the topic whose centre (mean sentence vector of its papers) is nearest.
+alone, the vote of the K nearest papers (each its cosine), and the plain baseline, the topic whose centre
+(mean sentence vector of its papers) is nearest.
 Time: making the topics whole (`Library.analyze`) against placing the drawn papers (`_topics_in_step`).
 """
 
@@ -28,6 +29,7 @@ from paperscope.library import TOPICS_PLACED, Library
 
 SHARE = 0.05
 SEED = 11
+VOTERS = (5, 10, 20, 40)  # the nearest papers whose topics, weighted by their cosine, vote
 
 
 def agreement(found: dict[str, int], truth: dict[str, int], papers: list[str]) -> float:
@@ -44,10 +46,16 @@ def by_rule(library: Library, drawn: list[str], truth: dict[str, int]) -> dict[s
     centres = np.vstack([matrix[rest_topics == t].mean(axis=0) for t in range(rest_topics.max() + 1)])
     centres /= np.linalg.norm(centres, axis=1, keepdims=True)
     found: dict[str, dict[str, int]] = {"nearest paper": {}, "nearest centre (baseline)": {}}
+    found.update({f"{k} nearest papers' vote": {} for k in VOTERS})
     for pid in drawn:
         vector = vectors.matrix[vectors.position[pid]]
-        found["nearest paper"][pid] = int(rest_topics[int(np.argmax(matrix @ vector))])
+        similarities = matrix @ vector
+        found["nearest paper"][pid] = int(rest_topics[int(np.argmax(similarities))])
         found["nearest centre (baseline)"][pid] = int(np.argmax(centres @ vector))
+        for k in VOTERS:
+            nearest = np.argpartition(-similarities, k)[:k]
+            votes = np.bincount(rest_topics[nearest], weights=similarities[nearest], minlength=len(centres))
+            found[f"{k} nearest papers' vote"][pid] = int(np.argmax(votes))
     return found
 
 
