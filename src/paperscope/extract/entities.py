@@ -64,6 +64,20 @@ _NOT_NAMES = {
     "MLLM",
     "VLMs",
     "VLM",
+    # settings and tasks written in title case before "benchmarks" ("on various Few-Shot benchmarks")
+    "Few-Shot",
+    "Zero-Shot",
+    "Multi-Task",
+    "Multi-Person",
+    "Multi-Spectral",
+    "Multi-Modal",
+    "Cross-Domain",
+    "Long-Context",
+    "Real-World",
+    "Open-Domain",
+    "In-House",
+    "Question-Answering",
+    "Super-Resolution",
 }
 
 

@@ -18,7 +18,7 @@ from importlib.resources import files
 # "-4V", " Sonnet 4.5").
 _VARIANTS = (
     "VL|Instruct|Chat|Coder|Next|Base|Large|Small|Tiny|Medium|XL|XXL|mini|turbo|Turbo|Pro|Flash|Sonnet|Opus|"
-    "Haiku|Vision|Math|base|large|small|R1|V3|Omni|Lite"
+    "Haiku|Vision|Math|base|large|small|R1|V3|Omni|Lite|Distill"
 )
 _PART = (
     rf"(?:(?:[1-9]\d*(?:\.\d+)?|0\.\d+)[BMKbmk](?![\w])|\d+(?:\.\d+)*(?:[a-z]|V(?![\w]))?|v\d+(?:\.\d+)*|M\d+(?:\.\d+)*|(?:{_VARIANTS})(?![\w])|"
@@ -136,3 +136,13 @@ def benchmarks() -> Lexicon:
 @cache
 def models() -> Lexicon:
     return Lexicon(_lines("models.txt"), with_suffix=True)
+
+
+@cache
+def fields() -> dict[str, re.Pattern[str]]:
+    """The letters of each field, task or tool (fields.txt), with the long forms that mean it."""
+    found: dict[str, re.Pattern[str]] = {}
+    for line in _lines("fields.txt"):
+        names, long_forms = line.split("\t")
+        found.update(dict.fromkeys(names.split(), re.compile(long_forms, re.IGNORECASE)))
+    return found

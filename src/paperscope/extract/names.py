@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from paperscope.extract.lexicon import benchmarks, models
+from paperscope.extract.lexicon import benchmarks, fields, models
 from paperscope.extract.text import BORROWING, after, find_cue, intro_sentences, sentences
 
 _TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*\+{0,2}"  # "multiPPI++"
@@ -178,6 +178,8 @@ COMMON_ACRONYMS = {
     "RMSE",
     "MAE",
     "UCI",
+    "Sim2Real",
+    "Real2Sim",
 }
 # Venues: a paper cites them ("accepted at NeurIPS"), and never names itself after one, unless it spells
 # the letters out as its own ("Adaptive Cross-domain Learning (ACL)").
@@ -201,73 +203,9 @@ _VENUES = {
 }
 
 
-# Fields, tasks and tools a paper works on, found as its "name" in the corpus ("Active learning (AL) …"),
-# each with the long forms that mean the field; the same letters spelled otherwise are the paper's own
-# ("Sparse Shift Layer (SSL)"). Without a long form, the letters are taken for the field.
-_FIELDS = {
-    name: re.compile(long_forms, re.IGNORECASE)
-    for name, long_forms in {
-        "SSL": r"s(?:emi|elf)-?\s?supervised",
-        "NMT": r"neural machine translation",
-        "MARL": r"multi-?\s?agent reinforcement",
-        "IRL": r"inverse reinforcement",
-        "ICL": r"in-?\s?context learning",
-        "KD": r"knowledge distillation",
-        "AL": r"active learning",
-        "SR": r"super-?\s?resolution|success rate",
-        "DR": r"diabetic retinopathy|dimensionality reduction|domain randomi[sz]ation",
-        "BEV": r"bird",
-        "VR": r"virtual reality",
-        "AR": r"augmented reality|auto-?regressive",
-        "CV": r"computer vision",
-        "NLU": r"natural language understanding",
-        "NLG": r"natural language generation",
-        "NLI": r"natural language inference",
-        "HRI": r"human-robot interaction",
-        "VIO": r"visual-?\s?inertial odometry",
-        "VLN": r"vision-?\s?(?:and-?\s?)?language navigation",
-        "MOT": r"multi(?:ple)?-?\s?object tracking",
-        "OCR": r"optical character recognition",
-        "ABSA": r"aspect-?\s?based sentiment",
-        "DRO": r"distributionally robust",
-        "MLE": r"maximum likelihood",
-        "MAP": r"maxim(?:um|al) a[- ]?posteriori|mean average precision",
-        "MAB": r"mu[lt]+i-?\s?armed bandit",
-        "MCTS": r"monte[- ]carlo tree search",
-        "OLS": r"ordinary least squares",
-        "TAMP": r"task and motion planning",
-        "MAPF": r"multi-?\s?agent path finding",
-        "PLM": r"pre-?\s?trained language model",
-        "PLMs": r"pre-?\s?trained language model",
-        "QE": r"quality estimation",
-        "CPP": r"coverage path planning",
-        "SWIR": r"short-?\s?wave infrared",
-        "US": r"ultrasound|united states",
-        "VLP": r"vision-?\s?language pre-?\s?training",
-        "GLM": r"generali[sz]ed linear model",
-        "MIS": r"minimally invasive surgery",
-        "SPL": r"success weighted by",
-        "DB": r"dueling bandit",
-        "HMM": r"hidden markov",
-        "TT": r"tensor train",
-        "NDT": r"normal distributions? transform",
-        "DP": r"dynamic program|differential(?:ly)? priva",
-        "T-S": r"teacher-?\s?student",
-        "VG": r"variational gaussian|visual grounding",
-        "PnP": r"perspective-n-point|plug-and-play",
-        "VideoQA": r"video question answering",
-        "S2ST": r"speech-to-speech translation",
-        "re-ID": r"re-?\s?identification",
-        "ReID": r"re-?\s?identification",
-        "ED": r"entity disambiguation",
-        "CAC": r"class-?\s?agnostic counting",
-        "SVD": r"singular value decomposition",
-    }.items()
-}
-
-
 def _a_field(name: str, expansion: str | None) -> bool:
-    pattern = _FIELDS.get(name)
+    """Letters of a field, task or tool (lexicon.fields), unless spelled out as something else."""
+    pattern = fields().get(name)
     return pattern is not None and (expansion is None or pattern.match(expansion) is not None)
 
 
@@ -425,6 +363,11 @@ def _title_name(title: str | None) -> str | None:
         return None
     head = title.split(":", 1)[0].strip()
     words = head.split()
+    if words and words[0] in _TITLE_AIMS:  # "Towards Human-Like RL: …", "Beyond GNNs: …" name no method
+        return None
+    if len(words) > 1 and words[0] in _TITLE_LEADS:  # "Introducing CAD: the Contextual Abuse Dataset"
+        words = words[1:]
+        head = " ".join(words)
     if title.isupper() or not 1 <= len(words) <= 3 or not all(w[0].isupper() or w[0].isdigit() for w in words):
         return None
     # a title that starts with a known name is the paper that made it ("LaSOT: A High-quality Benchmark …")
@@ -433,6 +376,10 @@ def _title_name(title: str | None) -> str | None:
     # "The SYNTHIA Dataset: …", "RELLIS-3D Dataset: …": the dataset's name is SYNTHIA, RELLIS-3D
     called = _DATASET_IN_TITLE.fullmatch(head)
     return called.group(1) if called and _NAMEY.match(called.group(1)) else head
+
+
+_TITLE_AIMS = {"Towards", "Toward", "Beyond", "Rethinking", "Revisiting"}
+_TITLE_LEADS = {"The", "Introducing", "Demonstrating"}
 
 
 def _title_definition(title: str | None) -> Name | None:
@@ -535,7 +482,8 @@ def schwartz_hearst(short: str, long: str) -> str | None:
     alone give "Recurrent Transformer Network"). Not for a name with a digit, whose letters are not all
     there: "Penalized Proximal Policy Optimization (P3O)"."""
     words = long.split()
-    letters = [c.lower() for c in short if c.isalpha()]
+    singular = short[:-1] if len(short) > 2 and short[-1] == "s" and short[-2].isupper() else short  # "SSCNs"
+    letters = [c.lower() for c in singular if c.isalpha()]
     initialled = words[-len(letters) :] if len(letters) > 1 and not any(c.isdigit() for c in short) else []
     if (
         len(initialled) == len(letters)
