@@ -349,6 +349,9 @@ def _has_words(text: str, words: str) -> bool:
     return f" {words} " in f" {' '.join(_WORDS_OF.split(text))} "
 
 
+# A title's head that aims ("Towards …:", "Beyond …:") names nothing; one that introduces names what follows.
+_TITLE_AIMS = {"Towards", "Toward", "Beyond", "Rethinking", "Revisiting"}
+_TITLE_LEADS = {"The", "Introducing", "Demonstrating"}
 _LEADING_NAME = re.compile(r"([A-Z][\w-]*[A-Z0-9][\w-]*)\s+(?:for|in|on|with)\s")
 
 
@@ -376,10 +379,6 @@ def _title_name(title: str | None) -> str | None:
     # "The SYNTHIA Dataset: …", "RELLIS-3D Dataset: …": the dataset's name is SYNTHIA, RELLIS-3D
     called = _DATASET_IN_TITLE.fullmatch(head)
     return called.group(1) if called and _NAMEY.match(called.group(1)) else head
-
-
-_TITLE_AIMS = {"Towards", "Toward", "Beyond", "Rethinking", "Revisiting"}
-_TITLE_LEADS = {"The", "Introducing", "Demonstrating"}
 
 
 def _title_definition(title: str | None) -> Name | None:
