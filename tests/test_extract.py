@@ -855,6 +855,12 @@ ROBOT_ABSTRACT = (
         ("Microservice Root Cause Analysis With Large Language Models", "", "method"),
         ("A Chinese Dataset for Open-domain Question Answering", "", "dataset"),
         ("An Analysis of Negation in Natural Language Understanding Corpora", "", "analysis"),
+        # a question asks it ("Do …", "Can …"); "do" and "can" inside a title do not (63 corpus papers)
+        ("Desired orientation RRT (DO-RRT) for autonomous vehicles in narrow spaces", "", "method"),
+        ("Monkey See, Monkey Do: Harnessing Self-attention in Motion Diffusion", "", "method"),
+        ("A soft, amorphous skin that can sense and localize textures", "", "method"),
+        ("Do Transformers Really Perform Badly for Graph Representation?", "", "analysis"),
+        ("Can Language Models Solve Graph Problems in Natural Language", "", "analysis"),
     ],
 )
 def test_a_papers_kind_is_what_it_is_not_a_word_it_uses(title, abstract, kind):

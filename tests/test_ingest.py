@@ -269,6 +269,7 @@ MADE = {
     7: "9ba8a249dac3991e7a681d3d6c9b529de2c499682d1ee86868aa2d16256f34f3",  # formulas read whole (the seeds as in 6)
     8: "ec42e99eaea87108e8314740a1e7da4d0f74be597813e746e651d38f5b625b0a",  # values on par, gaps to gain, "in accuracy"
     9: "083d4855551ed8f0176d3337d90cd58795707405d15da339eded348ed4085471",  # fields as names, titles, known names
+    10: "9e1d2fb5cb9ef508f6c7f5ac6da0d90854d29cd5ffeb9b72babd849bdc04d6e1",  # a title asks with "Do"/"Can" first
 }
 
 

@@ -126,7 +126,8 @@ _TITLE_CUES = [
             r"(?<!sentiment )(?<!component )(?<!components )(?<!discriminant )(?<!correlation )(?<!factor )"
             r"(?<!survival )(?<!cloud )(?<!image )(?<!video )(?<!scene )(?<!feature )(?<!cause )"  # tasks, methods
             r"\b(?:analysis|analyzing|understanding|study|investigating|exploring|probing|revisiting|"
-            r"lessons|on the|when|why|how|what|do|does|can|are|is)\b|\?",
+            # a question asks "Do …", "Can …"; not "Monkey See, Monkey Do", "DO-RRT", "a skin that can sense"
+            r"lessons|on the|when|why|how|what|are|is)\b|(?:^|:\s*)(?:do|does|can)\b|\?",
             re.IGNORECASE,
         ),
         "analysis",
