@@ -1009,3 +1009,12 @@ def test_datasets_and_models_the_audits_found_missing_are_known():
         "DeepSeek-R1-Distill",
         "LXMERT",
     ]
+
+
+def test_an_example_of_others_work_or_a_metric_is_no_name():
+    """COLM 2025: "position encodings such as Rotary Position Embedding (RoPE)" named an analysis RoPE; the
+    corpus named 16 papers after the metric they report (mAP, BLEU, F1, mIoU, SSIM …)."""
+    rope = "We propose a way to extend encodings such as Rotary Position Embedding (RoPE) to long inputs."
+    assert find_name(rope) is None
+    assert find_name("We propose a tagger that raises F1 on nested entities.") is None
+    assert find_name("We present a detector whose mAP beats the two-stage ones.") is None

@@ -270,6 +270,7 @@ MADE = {
     8: "ec42e99eaea87108e8314740a1e7da4d0f74be597813e746e651d38f5b625b0a",  # values on par, gaps to gain, "in accuracy"
     9: "083d4855551ed8f0176d3337d90cd58795707405d15da339eded348ed4085471",  # fields as names, titles, known names
     10: "9e1d2fb5cb9ef508f6c7f5ac6da0d90854d29cd5ffeb9b72babd849bdc04d6e1",  # a title asks with "Do"/"Can" first
+    11: "df01c83a847c6da895ebf7c5892fa4c8fb661cdddb55438d736c605de548d5c0",  # "such as" others, metrics as names
 }
 
 

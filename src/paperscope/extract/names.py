@@ -39,7 +39,7 @@ _KNOWN_AFTER = re.compile(r"^\)?[\s-]+(?:problems?|tasks?|decompositions?|based|
 _KNOWN_BEFORE = re.compile(
     r"\b(?:previous|prior|existing|conventional|traditional|classic(?:al)?|standard|other|so-called|popular|"
     r"well-known|(?:recently|previously) (?:introduced|proposed)|(?:variant|modification|extension)s? of|"
-    r"build(?:s|ing)? (?:on|upon)|inspired by)\s+(?:the\s+)?(?:[A-Z][\w-]*['’]s\s+)?$",
+    r"build(?:s|ing)? (?:on|upon)|inspired by|such as|e\.g\.,?|including)\s+(?:the\s+)?(?:[A-Z][\w-]*['’]s\s+)?$",
     re.IGNORECASE,
 )
 _ARTICLES = re.compile(r"\s*(?:(?:a|an|the|novel|new)\s+)*")
