@@ -974,6 +974,7 @@ def test_a_value_on_par_or_left_to_gain_is_no_improvement():
         "We propose a nonlinear model predictive control (NMPC) scheme for a quadrotor MAV.",
         "This paper presents an extended Kalman filter (EKF) for the visual-inertial navigation of our robot.",
         "We present a task-and-motion planner based on RRT that handles narrow passages.",
+        "We present a task-and-motion planning (TAMP) algorithm robust against delays.",  # ICRA 2021
     ],
 )
 def test_the_letters_of_a_tool_the_paper_uses_are_not_its_name(abstract):

@@ -271,6 +271,7 @@ MADE = {
     9: "083d4855551ed8f0176d3337d90cd58795707405d15da339eded348ed4085471",  # fields as names, titles, known names
     10: "9e1d2fb5cb9ef508f6c7f5ac6da0d90854d29cd5ffeb9b72babd849bdc04d6e1",  # a title asks with "Do"/"Can" first
     11: "df01c83a847c6da895ebf7c5892fa4c8fb661cdddb55438d736c605de548d5c0",  # "such as" others, metrics as names
+    12: "df01c83a847c6da895ebf7c5892fa4c8fb661cdddb55438d736c605de548d5c0",  # TAMP hyphenated (the sample as in 11)
 }
 
 
