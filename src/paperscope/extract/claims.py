@@ -251,9 +251,10 @@ _SHARE_OF = re.compile(
 )
 # After a value, "with fewer parameters" says what it cost, not which way the value went ("2× fewer FLOPs" does).
 _COST = re.compile(r"\s+(?:[\w-]+\s+)?(?:parameters|data|samples|examples|tokens|compute|memory|FLOPs|GPUs?)\b")
-_ROOM = re.compile(r"\b(?:room|gap|headroom) (?:to|for) $", re.IGNORECASE)
+_ROOM_TO = r"(?:room|gap|headroom)\s+(?:to|for)\s+"
+_ROOM = re.compile(rf"\b{_ROOM_TO}$", re.IGNORECASE)
 # "leaves a surprising 10-20% accuracy gap for improvement": what is left to gain, no result
-_LEFT_TO_GAIN = re.compile(r"^\s*(?:[\w-]+\s+){0,3}(?:gap|room|headroom)\s+(?:for|to)\s+(?:further\s+)?improv", re.I)
+_LEFT_TO_GAIN = re.compile(rf"^\s*(?:[\w-]+\s+){{0,3}}{_ROOM_TO}(?:further\s+)?improv", re.IGNORECASE)
 # "comparable attack performance (almost 100% success rate) to …": a value on par with another, no change
 _PARITY = re.compile(
     r"(?<!by a )\b(?:comparable|on[- ]par|competitive|similar)\s+(?:[\w-]+\s+){0,2}"
