@@ -272,6 +272,7 @@ MADE = {
     10: "9e1d2fb5cb9ef508f6c7f5ac6da0d90854d29cd5ffeb9b72babd849bdc04d6e1",  # a title asks with "Do"/"Can" first
     11: "df01c83a847c6da895ebf7c5892fa4c8fb661cdddb55438d736c605de548d5c0",  # "such as" others, metrics as names
     12: "df01c83a847c6da895ebf7c5892fa4c8fb661cdddb55438d736c605de548d5c0",  # TAMP hyphenated (the sample as in 11)
+    13: "8877b561c704283090e36e5ab9f989facbcd3728bd699536975f158aff9705b4",  # LaTeX quotes, macros glued to their words
 }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 
 from pylatexenc import macrospec
 from pylatexenc.latex2text import LatexNodes2Text
@@ -53,6 +54,14 @@ _DROPPED = {
     "noindent",
     "small",
     "footnotesize",
+    # sizes of brackets in a formula written without its $: "O\\left(√KT ln N\\right)"
+    "left",
+    "right",
+    "big",
+    "Big",
+    "bigl",
+    "bigr",
+    "smash",
 }
 _ABBREVIATIONS = {"ie": "i.e.", "eg": "e.g.", "etal": "et al.", "etc": "etc.", "vs": "vs."}
 # pylatexenc logs a warning for every formula it meets in prose; the report lists what matters.
@@ -60,7 +69,27 @@ logging.getLogger("pylatexenc").setLevel(logging.ERROR)
 # What makes a stretch of text worth handing to the (slow, per-character) LaTeX parser.
 LATEX_HINT = re.compile(r"\\[a-zA-Z@%&$#_{}\"'`^~.=]|[{}]")
 _ABOUT = re.compile(r"(?:(?<=\s)|^)~(?=\d)")  # "~3x" means about 3x, not a non-breaking space
+# A macro glued to its argument where a source lost the braces or the space: "\\sqrtT", "\\emphnon-convex",
+# "\\mathbfR^+", "\\tildeO(d)"; a citation's key is no text; "\\nTo address …" is a newline written as "\\n".
+_GLUED = [
+    (re.compile(r"sqrt([A-Za-z]{1,3})"), "√\\1"),
+    (re.compile(r"log([A-Za-z]{1,3})"), "log \\1"),
+    (re.compile(r"(?:wide)?[tT]ilde([A-Za-z])"), "\\1\u0303"),
+    (
+        re.compile(r"(?:emph|text(?:it|bf|sc|rm|tt|sf)|math(?:bf|rm|it|sf|cal|bb)|boldsymbol|hyperlink)([A-Za-z]+)"),
+        "\\1",
+    ),
+    (re.compile(r"cite[pt]?[A-Za-z]+"), ""),
+    (re.compile(r"n([A-Z][A-Za-z]*)"), " \\1"),
+]
 _TYPOGRAPHY = [("---", "\u2014"), ("--", "\u2013"), ("``", "\u201c"), ("''", "\u201d")]
+# LaTeX's single quotes, `relook': markdown would read the backtick as a code span's, up to the next one
+_SINGLE_QUOTED = re.compile(r"(?<![`\w])`(?!`)([^`'\n]{1,200}?)'(?![\w'])")
+
+
+def latex_quotes(text: str) -> str:
+    """`quoted' -> ‘quoted’ (markdown's code spans, `code`, are left to markdown)."""
+    return _SINGLE_QUOTED.sub("\u2018\\1\u2019", text) if "`" in text else text
 
 
 def prepare(text: str) -> str:
@@ -244,7 +273,11 @@ def _macro(node: LatexMacroNode, args: list[list[LatexNode]], problems: list[str
 def _fallback(node: LatexNode, problems: list[str]) -> str:
     """pylatexenc's own text conversion: accents, symbols, specials like ``, --, ~."""
     if isinstance(node, LatexMacroNode) and _TO_TEXT.latex_context.get_macro_spec(node.macroname) is None:
+        for pattern, meant in _GLUED:
+            if glued := pattern.fullmatch(node.macroname):
+                return unicodedata.normalize("NFC", glued.expand(meant))  # Õ, as the folded text has it
         problems.append(f"unknown LaTeX macro \\{node.macroname}")
+        return node.latex_verbatim()  # as written: "introduces \\Ours, an extension" lost the word to ""
     try:
         text = _TO_TEXT.nodelist_to_text([node])
     except Exception as exc:  # pylatexenc raises bare Exceptions on some real inputs

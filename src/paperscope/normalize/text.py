@@ -17,7 +17,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from paperscope.normalize.html import math_to_html, sanitize
-from paperscope.normalize.latex import LATEX_HINT, latex_to_markdown, plain_typography
+from paperscope.normalize.latex import LATEX_HINT, latex_quotes, latex_to_markdown, plain_typography
 from paperscope.normalize.math import MATH
 from paperscope.normalize.urls import URL_RE, clean_url, repair_broken_hosts, strip_trailing
 
@@ -75,7 +75,7 @@ def clean_text(raw: str | None) -> CleanText:
         return CleanText("", "")
     text, repaired = repair_broken_hosts(fold(raw))
     kept = _Protected()
-    text = _protect(text, kept)
+    text = latex_quotes(_protect(text, kept))
     if LATEX_HINT.search(text):
         try:
             text, problems = latex_to_markdown(text)
