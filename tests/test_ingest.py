@@ -273,6 +273,7 @@ MADE = {
     11: "df01c83a847c6da895ebf7c5892fa4c8fb661cdddb55438d736c605de548d5c0",  # "such as" others, metrics as names
     12: "df01c83a847c6da895ebf7c5892fa4c8fb661cdddb55438d736c605de548d5c0",  # TAMP hyphenated (the sample as in 11)
     13: "8877b561c704283090e36e5ab9f989facbcd3728bd699536975f158aff9705b4",  # LaTeX quotes, macros glued to their words
+    14: "b5e08d864b2212a2acc319d5593e135bc8b31c59f70c5f3d6e7256313b15eb42",  # audits: study titles, verbs, eponyms
 }
 
 

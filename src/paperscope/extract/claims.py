@@ -121,8 +121,19 @@ _PRIOR_HAS = re.compile(
 )
 # What the comparison is against, not a result: "72.7% on Kinetics compared to 72.0% and 65.6% with …".
 _AGAINST = re.compile(
-    rf"(?:{_COMPARED_WITH})\s+"
+    rf"(?:{_COMPARED_WITH})\s+(?:up to\s+)?"  # "than up to 13 times larger datasets"
     r"(?:the\s+)?(?:(?:an?|the)\s+(?:[\w-]+\s+){1,3}of\s+)?$"  # "compared to an error of 31%"
+    # "compared to an occupancy grid map obtained with GMapping which attained 23% error"
+    r"|compared (?:to|with)\s+[^.;%×]{1,80}?\b(?:which|that)\s+(?:only\s+)?"
+    r"(?:attain|achiev|obtain|reach|ha[sd]|ha[sv]e|scor|yield)\w*\s+(?:an?\s+)?(?:[\w-]+\s+(?:of\s+)?){0,2}$"
+)
+# Others' results as the sentence reports them: "DaDN was reported to be 300x faster than …"
+_REPORTED = re.compile(r"\b(?:(?:was|were|has been|have been|had been) reported to|reportedly)\b")
+# What a value sets, not what it achieves: "remains effective at a noise level up to 40%", "a pruning ratio of 50%"
+_SETTING_BEFORE = re.compile(
+    r"\b(?:noise|corruption|masking|mask|dropout|sparsity|missing|occlusion|pruning)\s+"
+    r"(?:levels?|rates?|ratios?|probabilit(?:y|ies))\s+(?:of\s+)?(?:up to\s+|as high as\s+|above\s+|over\s+)?$",
+    re.IGNORECASE,
 )
 # The metric a verb acts on ("reducing the mean Chamfer distance by 79.9%"), what a gain is of ("relative
 # improvements of 15.66%"), and a comparative after the value ("5.3× faster", "3x faster generation efficiency").
@@ -171,7 +182,7 @@ _COMPARE_AFTER = re.compile(
     r"surpass(?:es|ing|ed)?|beat(?:s|ing)?|exceed(?:s|ing|ed)?)\s+"
 )
 _NP_END = re.compile(
-    r"[,;:()\[\]]|\.(?!\d)|\s(?:by|on|in|at|across|with|while|when|for|under|using|without|that|which|who|"
+    r"[,;:()\[\]]|\.(?!\d)|\s[-–—]\s|\s(?:by|on|in|at|across|with|while|when|for|under|using|without|that|which|who|"
     r"respectively|up to|equal to|offering|yielding|achiev\w*|reach\w*|"
     r"(?:and|or)\s+(?:achiev|reach|improv|reduc|obtain|outperform|more|less|"
     r"better|worse|higher|lower)\w*)\b|"
@@ -330,7 +341,9 @@ def _sentence_claims(sentence: str, named: list[str]) -> list[Claim]:
         if not group:
             continue
         if (
-            _AGAINST.search(sentence, max(0, group[0].start - 40), group[0].start)
+            _AGAINST.search(sentence, max(0, group[0].start - 120), group[0].start)
+            or _REPORTED.search(sentence, 0, group[0].start)
+            or _SETTING_BEFORE.search(sentence, max(0, group[0].start - 60), group[0].start)
             or _PRIOR_HAS.search(sentence, max(0, group[0].start - 80), group[0].start)
             or _theirs(sentence, group)
         ):

@@ -84,6 +84,7 @@ _NOT_NAMES = {
 _DATASET_WORD = r"(?:datasets?|benchmarks?|corpus|corpora|challenges?|suite)\b"
 _DATASET_AFTER = r"\)?\s+" + _DATASET_WORD
 _CALLED_A_DATASET = re.compile(_DATASET_AFTER)
+_A_METRICS_NAME = re.compile(r"\s+(?:scores?|distance)\b", re.IGNORECASE)  # "Inception Score", "… Inception Distance"
 
 
 def _with_variant(text: str, end: int, name: str) -> str:
@@ -146,7 +147,11 @@ def _ordered(found: list[str]) -> list[str]:
 def find_models(text: str, exclude: str | None = None) -> list[str]:
     """Models named in the text; not a model's name called a dataset there ("the Alpaca dataset")."""
     return _ordered(
-        [text[s:e] for s, e in models().find(text) if text[s:e] != exclude and not _CALLED_A_DATASET.match(text, e)]
+        [
+            text[s:e]
+            for s, e in models().find(text)
+            if text[s:e] != exclude and not _CALLED_A_DATASET.match(text, e) and not _A_METRICS_NAME.match(text, e)
+        ]
     )
 
 

@@ -139,6 +139,12 @@ def models() -> Lexicon:
 
 
 @cache
+def eponyms() -> frozenset[str]:
+    """The people and languages a method, distribution or pair is named after (eponyms.txt)."""
+    return frozenset(word for line in _lines("eponyms.txt") for word in line.split())
+
+
+@cache
 def fields() -> dict[str, re.Pattern[str]]:
     """The letters of each field, task or tool (fields.txt), with the long forms that mean it."""
     found: dict[str, re.Pattern[str]] = {}

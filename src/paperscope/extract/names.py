@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from paperscope.extract.lexicon import benchmarks, fields, models
+from paperscope.extract.lexicon import benchmarks, eponyms, fields, models
 from paperscope.extract.text import BORROWING, after, find_cue, intro_sentences, sentences
 
 _TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*\+{0,2}"  # "multiPPI++"
@@ -406,6 +406,8 @@ def _acceptable(name: str, known: bool = False) -> bool:
     if name in COMMON_ACRONYMS or (name in _VENUES and not known) or re.fullmatch(r"[\d.]+|[A-Z]", name):
         return False
     if any(part.islower() for part in re.split(r"[-\s]", name)[1:]):
+        return False
+    if "-" in name and eponyms().issuperset(name.split("-")):  # "Metropolis-Hastings", "Poisson-Gaussian"
         return False
     return known or not (models().fullmatch(name) or benchmarks().fullmatch(name))
 

@@ -30,9 +30,12 @@ _STEMS = (
 )
 # "We propose X", "this paper introduces X", "our proposed X", "named X". Matched on lower-cased text,
 # verb first and then its subject: one lazy pattern for both was the slowest step of extraction.
+# Verbs only (and "namely"), not the nouns and adjectives these stems begin: "propositional logic", "in terms of",
+# "the two coincide", "dubious", "creatures" (each once read as the authors introducing what follows).
 _VERB = re.compile(
-    r"\b(?:propos|introduc|present|develop|design|devis|coin|call|term|nam|dub|build|construct|releas|creat|"
-    r"put forward|offer)\w*"
+    r"\b(?:propos(?:e|es|ed|ing|als?)|introduc\w*|present\w*|develop\w*|design\w*|devis\w*|coin(?:s|ed|ing)?|"
+    r"call\w*|term(?:ed|ing|s(?! of)|)|nam(?:e|es|ed|ing|ely)|dub(?:s|bed|bing)?|build\w*|construct\w*|"
+    r"releas\w*|creat(?:e|es|ed|ing|ion)|put forward|offer\w*)\b"
 )
 # "proposed by Mikolov et al." names another's work; "proposed by using a spiral mechanism" their own.
 _BY_SOMEONE = re.compile(r" by (?!\w+ing\b)")
