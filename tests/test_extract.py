@@ -1083,3 +1083,26 @@ def test_a_metric_named_after_a_model_names_no_model():
     papers)."""
     assert find_models("We improve Inception Scores and Frechet Inception Distance on CIFAR-10.") == []
     assert find_models("We fine-tune Inception-v3 and report the Inception score.") == ["Inception-v3"]
+
+
+@pytest.mark.parametrize(
+    ("title", "name"),
+    [
+        # COLING 2022: the title spelled the long form the abstract did not (663 corpus names had none)
+        (
+            "PSP: Pre-trained Soft Prompts for Few-Shot Abstractive Summarization",
+            Name("PSP", "Pre-trained Soft Prompts"),
+        ),
+        ("ATOM: Accurate Tracking by Overlap Maximization", Name("ATOM", "Accurate Tracking by Overlap Maximization")),
+        ("SANet: Scene Agnostic Network for Camera Localization", Name("SANet", "Scene Agnostic Network")),
+        ("Introducing CAD: the Contextual Abuse Dataset", Name("CAD", "Contextual Abuse Dataset")),
+        # IROS 2018: a name before a dash (its long form's initials are not the name's letters: no expansion)
+        ("DROAN - Disparity-Space Representation for Obstacle Avoidance", Name("DROAN", None)),
+        # a subtitle whose initials are not the name's spells nothing
+        ("SketchPatch: Sketch Stylization via Seamless Patch-level Synthesis", Name("SketchPatch", None)),
+        ("360VO: Visual Odometry Using A Single 360 Camera", Name("360VO", None)),
+        ("Learning-based Control - A Survey of Recent Results", None),
+    ],
+)
+def test_a_title_spells_out_its_names_long_form(title, name):
+    assert find_name("We study it.", title=title) == name

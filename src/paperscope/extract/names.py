@@ -233,7 +233,7 @@ def find_name(abstract: str, raw: str = "", title: str | None = None) -> Name | 
 def _introduced(abstract: str, raw: str, title: str | None) -> Name | None:
     titled = _title_name(title)
     if titled:
-        return Name(titled, _expansion_elsewhere(titled, abstract, raw))
+        return Name(titled, _expansion_elsewhere(titled, abstract, raw) or _subtitle_expansion(titled, title or ""))
     if defined := _title_definition(title):
         return defined
     candidates = [
@@ -352,6 +352,8 @@ def _has_words(text: str, words: str) -> bool:
 # A title's head that aims ("Towards …:", "Beyond …:") names nothing; one that introduces names what follows.
 _TITLE_AIMS = {"Towards", "Toward", "Beyond", "Rethinking", "Revisiting"}
 _TITLE_LEADS = {"The", "Introducing", "Demonstrating"}
+# "Name - what it is", one word before the dash ("DROAN - Disparity-Space Representation for Obstacle Avoidance")
+_DASHED_TITLE = re.compile(r"(\S+)\s[-–—]\s(.+)")
 _LEADING_NAME = re.compile(r"([A-Z][\w-]*[A-Z0-9][\w-]*)\s+(?:for|in|on|with)\s")
 
 
@@ -362,9 +364,10 @@ def _title_name(title: str | None) -> str | None:
     leading = _LEADING_NAME.match(title)  # "CLIFFNet for Monocular Depth Estimation …"
     if leading and _coined(leading.group(1)) and _acceptable(leading.group(1)) and _NAMEY.match(leading.group(1)):
         return leading.group(1)
-    if ":" not in title:
+    parts = _title_parts(title)
+    if len(parts) == 1:
         return None
-    head = title.split(":", 1)[0].strip()
+    head = parts[0].strip()
     words = head.split()
     if words and words[0] in _TITLE_AIMS:  # "Towards Human-Like RL: …", "Beyond GNNs: …" name no method
         return None
@@ -379,6 +382,30 @@ def _title_name(title: str | None) -> str | None:
     # "The SYNTHIA Dataset: …", "RELLIS-3D Dataset: …": the dataset's name is SYNTHIA, RELLIS-3D
     called = _DATASET_IN_TITLE.fullmatch(head)
     return called.group(1) if called and _NAMEY.match(called.group(1)) else head
+
+
+def _title_parts(title: str) -> list[str]:
+    """ "Name: what it is" or "Name - what it is" as [name, what it is]; a title of one part as [title]."""
+    if ":" in title:
+        return title.split(":", 1)
+    dashed = _DASHED_TITLE.fullmatch(title)
+    return list(dashed.groups()) if dashed else [title]
+
+
+def _subtitle_expansion(name: str, title: str) -> str | None:
+    """ "PSP: Pre-trained Soft Prompts for Few-Shot …" -> "Pre-trained Soft Prompts": the shortest run of the
+    subtitle's first words, ending before a small word or at the end, whose initials the name's capitals are."""
+    parts = _title_parts(title)
+    words = parts[1].split() if len(parts) == 2 else []
+    if words and words[0].lower() in ("a", "an", "the"):  # "KHAOS: a Kinematic Human Aware … System"
+        words = words[1:]
+    ends = [at for at in range(1, len(words)) if words[at].lower() in _LONG_FORM_ENDS] + [len(words)]
+    for end in ends:
+        long = " ".join(words[:end])
+        # and starts as the name does: "360VO: Visual Odometry …" spells the VO alone
+        if end > 1 and long[0].lower() == name[0].lower() and _initials_match(name, long):
+            return long
+    return None
 
 
 def _title_definition(title: str | None) -> Name | None:
@@ -399,6 +426,8 @@ def _coined(word: str) -> bool:
 
 
 _PREPOSITIONS = {"for", "of", "in", "on", "to", "with", "from", "via", "using", "by", "into", "over", "across"}
+# Where a long form in a subtitle ends: before its first word of these ("Pre-trained Soft Prompts | for …")
+_LONG_FORM_ENDS = _PREPOSITIONS | set("and a an the at as under through towards toward without within based".split())
 
 
 def _acceptable(name: str, known: bool = False) -> bool:
