@@ -1106,3 +1106,15 @@ def test_a_metric_named_after_a_model_names_no_model():
 )
 def test_a_title_spells_out_its_names_long_form(title, name):
     assert find_name("We study it.", title=title) == name
+
+
+def test_datasets_and_models_the_audits_found_missing_are_named():
+    """WACV 2021, COLING 2022, ICLR 2017: "on CUB-200-2011, Cars196 and VeRi-776" gave only CUB-200-2011."""
+    text = "We test on CUB-200-2011, Cars196 and VeRi-776, on CAD-120 and V-COCO, and on BioASQ and DuoRC."
+    assert find_benchmarks(text) == ["CUB-200-2011", "Cars196", "VeRi-776", "CAD-120", "V-COCO", "BioASQ", "DuoRC"]
+    assert find_models("a decoder based on PixelCNN, with PaLI-3, DePlot and ArcFace") == [
+        "PixelCNN",
+        "PaLI-3",
+        "DePlot",
+        "ArcFace",
+    ]
