@@ -1098,6 +1098,7 @@ def test_a_metric_named_after_a_model_names_no_model():
         ("Introducing CAD: the Contextual Abuse Dataset", Name("CAD", "Contextual Abuse Dataset")),
         # IROS 2018: a name before a dash (its long form's initials are not the name's letters: no expansion)
         ("DROAN - Disparity-Space Representation for Obstacle Avoidance", Name("DROAN", None)),
+        ("DROAN - Disparity-Space Representation: Enabling Wire Mapping", Name("DROAN", None)),
         # a subtitle whose initials are not the name's spells nothing
         ("SketchPatch: Sketch Stylization via Seamless Patch-level Synthesis", Name("SketchPatch", None)),
         ("360VO: Visual Odometry Using A Single 360 Camera", Name("360VO", None)),

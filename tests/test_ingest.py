@@ -276,6 +276,7 @@ MADE = {
     14: "b5e08d864b2212a2acc319d5593e135bc8b31c59f70c5f3d6e7256313b15eb42",  # audits: study titles, verbs, eponyms
     15: "91845c806aab8e0bc1b585903c3b16abd15d87ac8eb3cf9245802a99371612a0",  # a title spells the long form
     16: "1e5810f6b230ff3cd609b40ddac89bdfb3ed3ec733c6d93548b1e8d9e57e85de",  # datasets and models the audits missed
+    17: "1e5810f6b230ff3cd609b40ddac89bdfb3ed3ec733c6d93548b1e8d9e57e85de",  # a dash before a colon (sample as in 16)
 }
 
 

@@ -385,11 +385,12 @@ def _title_name(title: str | None) -> str | None:
 
 
 def _title_parts(title: str) -> list[str]:
-    """ "Name: what it is" or "Name - what it is" as [name, what it is]; a title of one part as [title]."""
-    if ":" in title:
-        return title.split(":", 1)
+    """ "Name: what it is" or "Name - what it is" as [name, what it is]; a title of one part as [title]. A dash
+    after the first word comes first: "DROAN - Disparity-Space Representation …: Enabling Wire Mapping"."""
     dashed = _DASHED_TITLE.fullmatch(title)
-    return list(dashed.groups()) if dashed else [title]
+    if dashed:
+        return list(dashed.groups())
+    return title.split(":", 1) if ":" in title else [title]
 
 
 def _subtitle_expansion(name: str, title: str) -> str | None:
