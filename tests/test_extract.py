@@ -1119,3 +1119,13 @@ def test_datasets_and_models_the_audits_found_missing_are_named():
         "DePlot",
         "ArcFace",
     ]
+
+
+def test_recall_at_k_is_a_metric_and_a_baseline_named_after_a_dash_is_that_name():
+    """COLING 2022: "with 48.88% R@1" had no metric; "than the closest competitor – DeepDeblur" named no one."""
+    assert [c.metric for c in find_claims("Tab-GTR achieves state-of-the-art results with 48.88% R@1.")] == ["R@1"]
+    deblur = find_claims("The method is 5 times faster than the closest competitor – DeepDeblur.")
+    assert [c.baseline for c in deblur] == ["DeepDeblur"]
+    assert [c.baseline for c in find_claims("Ours is 3x faster than existing methods - often much more.")] == [
+        "existing methods"
+    ]

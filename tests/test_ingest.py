@@ -277,6 +277,7 @@ MADE = {
     15: "91845c806aab8e0bc1b585903c3b16abd15d87ac8eb3cf9245802a99371612a0",  # a title spells the long form
     16: "1e5810f6b230ff3cd609b40ddac89bdfb3ed3ec733c6d93548b1e8d9e57e85de",  # datasets and models the audits missed
     17: "1e5810f6b230ff3cd609b40ddac89bdfb3ed3ec733c6d93548b1e8d9e57e85de",  # a dash before a colon (sample as in 16)
+    18: "1e5810f6b230ff3cd609b40ddac89bdfb3ed3ec733c6d93548b1e8d9e57e85de",  # R@k, a name after a dash (as 16)
 }
 
 

@@ -31,7 +31,8 @@ _METRICS = (
     r"accurac(?:y|ies)(?: loss| drop| degradation)?|win rate|F-score|F-measure|F1|Dice|BLEU|METEOR|CIDEr|"
     r"ROUGE(?:-\w+)?|mAP|AP|AUC|AUROC|PSNR|SSIM|FID|EM|exact match|"
     r"returns?|score|success rate|[Pp]ass@\d+|perplexity|WER|CER|mIoU|IoU|NDCG(?:@\d+)?|MRR|Hits@\d+|"
-    r"recall(?:@\d+)?|precision(?:@\d+)?|speedups?|acceleration|solve rate|error rate|error|reward|Elo|throughput|"
+    r"recall(?:@\d+)?|R@\d+(?:\.\d+)?|precision(?:@\d+)?|speedups?|acceleration|solve rate|error rate|error|reward|"
+    r"Elo|throughput|"
     r"latency|runtime|wall-clock time|inference time|training time|FLOPs|memory(?: usage| footprint)?|"
     r"(?:computation|computational|storage|communication|training|inference) costs?|correlation"
 )
@@ -238,6 +239,7 @@ _REPORTS_RESULTS = re.compile(
 _NAME = r"[A-Z][a-z0-9]*[A-Z0-9][\w.+-]*[\w+]"  # "MuSiQue", "UCF-Crime", "GSM8k": shaped as a dataset's name
 _ON = r"^\s*(?:\S+\s+){0,3}?on\s+(?:the\s+)?"  # "on", within a few words: "results on the", "and on"
 _ON_NAME = re.compile(rf"{_ON}(?P<name>{_NAME})")
+_NAMED_AFTER_DASH = re.compile(rf"\s[-–—]\s(?P<name>{_NAME})(?![\w-])")
 _ITEM = r"[A-Z0-9][\w.+-]*(?:\s[A-Z0-9][\w.+-]*)*"
 _ON_LIST = re.compile(
     rf"{_ON}(?P<items>{_ITEM}(?:\s*,\s*(?:and\s+)?{_ITEM}|\s+and\s+{_ITEM})+)"
@@ -632,6 +634,8 @@ def _noun_phrase(text: str) -> str | None:
     # "smaller than JPEG 2000", "over the ILSVRC 2014 winner": a year after a name is the name's
     while end and _NAME_END.search(text, 0, end.start()) and (year := _NAMED_YEAR.match(text, end.start())):
         end = _NP_END.search(text, year.end())
+    if end and (named := _NAMED_AFTER_DASH.match(text, end.start())):
+        return named.group("name")  # "over previous models - DyGIE++": the one named
     phrase = (text[: end.start()] if end else text).strip()
     phrase = re.sub(r"(?:\s+(?:and|or|of|to|at|as|over))+$", "", phrase)  # "surpassing existing methods over 30%"
     phrase = _TRAILING.sub("", phrase)  # "methods based (on …)", "the state of the art significantly"
