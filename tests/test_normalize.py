@@ -248,3 +248,58 @@ def test_latex_single_quotes_are_quotes_not_code():
 )
 def test_a_macro_no_reader_knows_keeps_its_words(raw, text):
     assert clean_text(raw).text == text
+
+
+@pytest.mark.parametrize(
+    ("raw", "text"),
+    [
+        # NIPS 2004 and others copied from PDFs: 1,292 corpus abstracts kept a line break's hyphen
+        (
+            "We train neu- ral networks with a learn- ing algo- rithm. How- ever,",
+            "We train neural networks with a learning algorithm. However,",
+        ),
+        ("a plan- ning frame- work, an adversar- ial loss", "a planning framework, an adversarial loss"),
+        # two words, a suspended compound and a dash are kept as written
+        ("learning- based and self- supervised methods", "learning- based and self- supervised methods"),
+        ("first- and second-order, pre- or post-processing", "first- and second-order, pre- or post-processing"),
+        ("see https://example.org/neu- ral", "see https://example.org/neu- ral"),
+    ],
+)
+def test_a_word_split_at_a_line_break_is_joined(raw, text):
+    assert clean_text(raw).text == text
+
+
+def test_a_macro_whose_backslash_json_read_as_a_control_character_is_restored():
+    """CVPR 2018's list wrote "\\textbf" unescaped: the abstract read "namely extbf{video re-localization}"."""
+    raw = "namely \textbf{video re-localization}, at $1.5\times$ the speed.\tWe show Spearman's $\rho$"
+    assert "\t" in raw and "\r" in raw
+    assert clean_text(raw).text == "namely video re-localization, at $1.5\\times$ the speed. We show Spearman's $\\rho$"
+
+
+@pytest.mark.parametrize(
+    ("raw", "text", "html"),
+    [
+        # ECCV 2018's list, where the tab became a space: "tasks, extite.g., YTF" (120 corpus fields so)
+        ("tasks, extit{e.g.}, YTF", "tasks, e.g., YTF", "tasks, <em>e.g.</em>, YTF"),
+        ("such as cow$ ightarrow$sheep", "such as cow$\\rightarrow$sheep", "<mo>→</mo>"),
+        ("Kendall's $ au$ and the next{x}", "Kendall's $\\tau$ and the nextx", "<mi>τ</mi>"),
+        ("GSNet ( extbf{G}eometric \\underline{ extbf{Net}}work)", "GSNet (Geometric Network)", "<strong>G</strong>"),
+    ],
+)
+def test_a_macro_that_lost_its_backslash_and_first_letter_is_restored(raw, text, html):
+    cleaned = clean_text(raw)
+    assert cleaned.text == text
+    assert html in cleaned.html
+
+
+@pytest.mark.parametrize(
+    ("raw", "text"),
+    [
+        ("time was spent in data processing withi... Show More", "time was spent in data processing withi…"),
+        ("an active tail. Show More", "an active tail."),
+        ("we show more results", "we show more results"),
+    ],
+)
+def test_ieee_xplores_show_more_button_is_not_part_of_the_abstract(raw, text):
+    """82 ICRA and IROS abstracts ended with the button's words."""
+    assert clean_text(raw).text == text

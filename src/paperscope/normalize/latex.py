@@ -12,6 +12,7 @@ import unicodedata
 
 from pylatexenc import macrospec
 from pylatexenc.latex2text import LatexNodes2Text
+from pylatexenc.latex2text import get_default_latex_context_db as text_macros
 from pylatexenc.latexwalker import (
     LatexCharsNode,
     LatexCommentNode,
@@ -85,6 +86,38 @@ _GLUED = [
 _TYPOGRAPHY = [("---", "\u2014"), ("--", "\u2013"), ("``", "\u201c"), ("''", "\u201d")]
 # LaTeX's single quotes, `relook': markdown would read the backtick as a code span's, up to the next one
 _SINGLE_QUOTED = re.compile(r"(?<![`\w])`(?!`)([^`'\n]{1,200}?)'(?![\w'])")
+
+
+# A source that wrote "\textbf" into JSON unescaped holds a tab and "extbf": JSON read "\t" as a tab.
+# Some lists then turned the tab into a space ("namely extbf{video}", "cow$ ightarrow$sheep").
+_ESCAPED_LETTERS = {"\t": "t", "\r": "r", "\f": "f", "\b": "b", "\v": "v"}
+_ESCAPED_MACRO = re.compile(r"([\t\r\f\b\v])([A-Za-z]+)")
+_LOST_BEFORE_BRACE = dict.fromkeys(["ext", "extbf", "extit", "extrm", "extsf", "exttt"], "t") | {"oldsymbol": "b"}
+_LOST_IN_MATH = {"imes": "t", "ightarrow": "r", "au": "t", "heta": "t", "ho": "r", "ilde": "t", "abla": "n", "rac": "f"}
+# The space that took the control character's place goes too where it follows a brace or a dollar
+_LOST_ESCAPE = re.compile(
+    r"(?:(?<=[{($_^]) |(?<![\\\w]))"
+    rf"(?P<fragment>(?:{'|'.join(_LOST_BEFORE_BRACE)})(?=\{{)"
+    rf"|(?<=[$({{] )(?:{'|'.join(_LOST_IN_MATH)})(?=\s?[$)}}_^{{]))"
+)
+_KNOWN_MACROS = text_macros()
+
+
+def restore_escaped_macros(text: str) -> str:
+    """A tab before "extbf{", "imes", "au" (a carriage return before "ho", a backspace before "eta"): a
+    macro whose backslash and first letter JSON read as one control character; and the same fragments
+    where the control character became a space, before a brace or inside a formula. A tab before a
+    word that makes no macro ("We show") is left alone."""
+
+    def restore(match: re.Match[str]) -> str:
+        name = _ESCAPED_LETTERS[match.group(1)] + match.group(2)
+        return "\\" + name if _KNOWN_MACROS.get_macro_spec(name) is not None else match.group()
+
+    def restore_lost(match: re.Match[str]) -> str:
+        fragment = match.group("fragment")
+        return "\\" + (_LOST_BEFORE_BRACE.get(fragment) or _LOST_IN_MATH[fragment]) + fragment
+
+    return _LOST_ESCAPE.sub(restore_lost, _ESCAPED_MACRO.sub(restore, text))
 
 
 def latex_quotes(text: str) -> str:

@@ -17,7 +17,14 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from paperscope.normalize.html import math_to_html, sanitize
-from paperscope.normalize.latex import LATEX_HINT, latex_quotes, latex_to_markdown, plain_typography
+from paperscope.normalize.hyphens import join_split_words
+from paperscope.normalize.latex import (
+    LATEX_HINT,
+    latex_quotes,
+    latex_to_markdown,
+    plain_typography,
+    restore_escaped_macros,
+)
 from paperscope.normalize.math import MATH
 from paperscope.normalize.urls import URL_RE, clean_url, repair_broken_hosts, strip_trailing
 
@@ -25,6 +32,8 @@ _MARKDOWN = MarkdownIt("zero").enable(["emphasis", "link", "backticks", "escape"
 _MARKDOWN_HINT = re.compile(r"[*_`\[\]&<>\\]")
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
 _LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
+# IEEE Xplore's button, copied with the abstract it cut short: "… estimation withi... Show More"
+_SHOW_MORE = re.compile(r"(\s*(?:\.\.\.|…))?\s+Show More$")
 _TOKEN = "QPSTOK"
 _TOKEN_RE = re.compile(_TOKEN + r"(\d+)Q")
 
@@ -73,9 +82,11 @@ def clean_text(raw: str | None) -> CleanText:
     """Clean one field. Never raises: what cannot be converted is kept as written and reported."""
     if not raw:
         return CleanText("", "")
-    text, repaired = repair_broken_hosts(fold(raw))
+    text, repaired = repair_broken_hosts(fold(restore_escaped_macros(raw)))
+    if text.endswith("Show More"):
+        text = _SHOW_MORE.sub(lambda cut: "…" if cut.group(1) else "", text)
     kept = _Protected()
-    text = latex_quotes(_protect(text, kept))
+    text = join_split_words(latex_quotes(_protect(text, kept)))
     if LATEX_HINT.search(text):
         try:
             text, problems = latex_to_markdown(text)
