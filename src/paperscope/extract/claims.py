@@ -50,9 +50,11 @@ _SCORE = (
 _BARE = re.compile(
     rf"(?:\b(?:reach(?:es|ing)?|achiev(?:es|ing)|obtain(?:s|ing)?|attain(?:s|ing)?|scor(?:es|ing)|exceeding|"
     rf"surpassing|by)\s+(?:an?\s+)?(?:average\s+)?(?:of\s+)?)(?P<value>{_SCORE})(?![\w%×]|\.\d|\s?(?:{_UNIT}|[BMK]\b|"
+    r"(?:(?:different|distinct|unique|individual|separate|healthy|human)\s+)?"  # "by 20 different subjects"
+    r"(?:"
     rf"million|billion|thousand|bits?|GB|tasks|languages|datasets|benchmarks|models|layers|samples|examples|"
     rf"parameters|hours|days|steps|tokens|times|entries|images|instances|annotations|frames|videos|subjects|"
-    rf"participants|users|documents|sentences|words|objects|classes|categories|people|patients))"
+    rf"participants|users|documents|sentences|words|objects|classes|categories|people|patients)))"
 )
 # Numbers before a metric, alone or coordinated: "70.9 perplexity", "7.2 and 5.0 BLEU".
 _BEFORE_METRIC = re.compile(rf"(?<![\w.$@-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})*)\s+(?:{_METRICS})\b")
@@ -82,9 +84,11 @@ _SPAN_BEFORE = re.compile(r"\b(?:rang(?:e|es|ed|ing)|span(?:s|ned|ning)?|aged?|v
 _WHOLE_NUMBER = re.compile(r"\d{1,9}")
 _CHANGED = re.compile(r"\b(?:improv|reduc|increas|decreas|rais|lower|boost|cut)\w*\s")  # "reduce … from 86 to 0"
 # What a value is a share of when it is no result: "1% of the parameters", "100% of SAM's total parameters",
-# "using only 1% labeled data of MS-COCO".
+# "using only 1% labeled data of MS-COCO", "using only 1% pose annotated training data".
+_ONE_WORD = r"(?!(?:more|less|fewer)\s)[\w-]+\s+"  # "1% pose annotated", not "two orders of magnitude fewer labeled"
 _SETUP_AFTER = re.compile(
-    r"^\s?(?:(?:of|in)?\s*(?:the\s+)?(?:(?:un)?label+ed\s+|annotated\s+)?|of\s+(?:the\s+)?(?:[\w'’-]+\s+){1,2}?)"
+    rf"^\s?(?:(?:of|in)?\s*(?:the\s+)?(?:(?:{_ONE_WORD})?(?:un)?label+ed\s+|(?:{_ONE_WORD})?annotated\s+)?|"
+    r"of\s+(?:the\s+)?(?:[\w'’-]+\s+){1,2}?)"
     r"(?:parameters|data|training|tokens|"
     r"samples|examples|tasks|languages|GPU|memory|layers|size|inputs?)\b",
     re.IGNORECASE,
@@ -112,6 +116,7 @@ _THEIRS = re.compile(
     rf"\b(?:outperform\w*|surpass\w*|exceed\w*|beat\w*|over|{_COMPARED_WITH})\s+"
     rf"(?:{_NAMED_ONLY}?\([^()]*\)(?:,\s*|,?\s+and\s+))*{_NAMED_ONLY}?\($"
 )
+_REST_OF_BRACKET = re.compile(r"[^()%×]{0,60}\)")  # "than “AlexNet” (16.0% top-5 error, 10-view test)"
 _FACTOR_OR_RANGE = re.compile(rf"[×x]$|times|fold|\d%?{_RANGE}[+\-−]?\d")
 # What others had, not a result: "where prior art has 27.9% accuracy, our method achieves 55.7%".
 _PRIOR_HAS = re.compile(
@@ -130,6 +135,11 @@ _AGAINST = re.compile(
 )
 # Others' results as the sentence reports them: "DaDN was reported to be 300x faster than …"
 _REPORTED = re.compile(r"\b(?:(?:was|were|has been|have been|had been) reported to|reportedly)\b")
+# How often something happens, not a factor: "a sentence that is repeated over 60,000 times"
+_COUNTED = re.compile(
+    r"\b(?:repeated|occur(?:s|red|ring)?|appear(?:s|ed|ing)?|executed|visited|cited|downloaded|viewed|played)\s+"
+    r"(?:over\s+|more than\s+|about\s+|nearly\s+|up to\s+|at least\s+)?$"
+)
 # What a value sets, not what it achieves: "remains effective at a noise level up to 40%", "a pruning ratio of 50%"
 _SETTING_BEFORE = re.compile(
     r"\b(?:noise|corruption|masking|mask|dropout|sparsity|missing|occlusion|pruning)\s+"
@@ -346,6 +356,10 @@ def _sentence_claims(sentence: str, named: list[str]) -> list[Claim]:
             _AGAINST.search(sentence, max(0, group[0].start - 120), group[0].start)
             or _REPORTED.search(sentence, 0, group[0].start)
             or _SETTING_BEFORE.search(sentence, max(0, group[0].start - 60), group[0].start)
+            or (
+                group[0].text.endswith("times")
+                and _COUNTED.search(sentence, max(0, group[0].start - 40), group[0].start)
+            )
             or _PRIOR_HAS.search(sentence, max(0, group[0].start - 80), group[0].start)
             or _theirs(sentence, group)
         ):
@@ -367,7 +381,9 @@ def _theirs(sentence: str, group: list[_Value]) -> bool:
     if len(group) != 1:
         return False
     value = group[0]
-    if _FACTOR_OR_RANGE.search(value.text) or not sentence[value.end :].lstrip().startswith(")"):
+    if _FACTOR_OR_RANGE.search(value.text) or not _REST_OF_BRACKET.match(sentence, value.end):
+        return False
+    if value.text[0] in "+-−" and not sentence[value.end :].lstrip().startswith(")"):  # "(+3.2% mIoU)": a gain
         return False
     return bool(_THEIRS.search(sentence, max(0, value.start - 160), value.start))
 
@@ -553,11 +569,12 @@ def _metric(value: str, after: str, before: str) -> str | None:
         if named and named.end() == len(phrase):  # "MMLU accuracy" is accuracy; "FLOPs and memory accesses" stays
             return _tidy(named.group())
         if acted_on.re is _GAIN_OF:  # "LLM with relative improvements of": relative improvements
-            phrase = re.sub(
-                r"^(?:an?|the)\s+", "", acted_on.group().rsplit(" of", 1)[0].strip().rsplit(" with ", 1)[-1]
-            )
+            phrase = acted_on.group().rsplit(" of", 1)[0].strip().rsplit(" with ", 1)[-1]
         # "by an average improvement", "(with) gains of 27.4%": what it is of is unsaid
         unsaid = bool(_NOT_A_METRIC.match(phrase) or _BARE_GAIN.fullmatch(phrase))
+        if acted_on.re is _GAIN_OF:  # "showing a performance improvement of": performance improvement
+            phrase = re.sub(r"^(?:.*\s)?(?:an?|the)\s+", "", phrase)
+            unsaid = unsaid or bool(_BARE_GAIN.fullmatch(phrase))  # "yielding an improvement of"
         if phrase and not unsaid and not _ARTICLE_ONLY.match(phrase):
             return phrase
     found = [] if unsaid else [m.group() for m in _METRIC.finditer(before)]

@@ -39,7 +39,13 @@ _KNOWN_AFTER = re.compile(r"^\)?[\s-]+(?:problems?|tasks?|decompositions?|based|
 _KNOWN_BEFORE = re.compile(
     r"\b(?:previous|prior|existing|conventional|traditional|classic(?:al)?|standard|other|so-called|popular|"
     r"well-known|(?:recently|previously) (?:introduced|proposed)|(?:variant|modification|extension)s? of|"
-    r"build(?:s|ing)? (?:on|upon)|inspired by|such as|e\.g\.,?|including)\s+(?:the\s+)?(?:[A-Z][\w-]*['’]s\s+)?$",
+    r"build(?:s|ing)? (?:on|upon)|inspired by|such as|e\.g\.,?|including|"
+    # what the authors use or study: "and implement incremental pre-training (IPT)", "we focus on the … (GSL)
+    # protocol"; not what a method of theirs uses ("a method that uses cascade … trees (cGPRT)"), nor what they
+    # "develop and analyze"
+    r"(?:\bwe\s+(?:also\s+|then\s+|first\s+|further\s+)?|\band\s+)(?:implement|use|apply|employ|adopt|leverage|utili[sz]e)|"
+    r"\bwe\s+(?:also\s+|then\s+|first\s+|further\s+)?(?:focus\s+on|analy[sz]e|investigate))"
+    r"\s+(?:the\s+)?(?:[A-Z][\w-]*['’]s\s+)?$",
     re.IGNORECASE,
 )
 _ARTICLES = re.compile(r"\s*(?:(?:a|an|the|novel|new)\s+)*")
