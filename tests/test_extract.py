@@ -1143,6 +1143,8 @@ def test_a_baselines_figure_a_setting_or_a_count_is_no_claim():
     )
     assert [c.value for c in find_claims(alexnet)] == ["11.8%", "20%"]
     assert [c.value for c in find_claims("Our method outperforms DeepLab (+3.2% mIoU).")] == ["+3.2%"]
+    gain = "Our fusion improves accuracy over vision-based detection (5% relative increase in mean average precision)."
+    assert [c.value for c in find_claims(gain)] == ["5%"]
     setting = "Our models improve up to 7 points in performance (AP) when using only 1% pose annotated training data."
     assert [c.value for c in find_claims(setting)] == ["7 points"]
     fewer = (

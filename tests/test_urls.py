@@ -89,3 +89,18 @@ def test_spaces_in_a_link_were_underscores_except_a_kerning_or_a_broken_host():
     assert clean_url("https://github.com/DatenV orsprung/GoTube") == "https://github.com/DatenVorsprung/GoTube"
     assert clean_url("https://github. com/a/b") == "https://github.com/a/b"
     assert clean_url("https://github.com/a/deﬁne") == "https://github.com/a/define"  # a PDF's ligature
+
+
+def test_a_platforms_home_page_or_a_placeholder_is_no_link():
+    """Lists' "project" fields: "https://arxiv.org/", "https://github.com" (filed as code), "https://huggingface.co/"
+    on 22 corpus papers, and "https://www.example-project.com" on five."""
+    for url in (
+        "https://arxiv.org/",
+        "https://github.com",
+        "https://huggingface.co/",
+        "https://www.example-project.com",
+    ):
+        assert clean_url(url) is None
+    assert clean_url("https://github.com/owner/repo") == "https://github.com/owner/repo"
+    assert clean_url("https://arxiv.org/abs/2401.00001") == "https://arxiv.org/abs/2401.00001"
+    assert clean_url("http://cv.snu.ac.kr") == "http://cv.snu.ac.kr"  # a lab's home page is the paper's link

@@ -116,6 +116,7 @@ _THEIRS = re.compile(
     rf"\b(?:outperform\w*|surpass\w*|exceed\w*|beat\w*|over|{_COMPARED_WITH})\s+"
     rf"(?:{_NAMED_ONLY}?\([^()]*\)(?:,\s*|,?\s+and\s+))*{_NAMED_ONLY}?\($"
 )
+_GAIN_WORD = re.compile(r"\b(?:improv|increas|gain|reduc|decreas|better|faster|higher|lower|fewer|less|boost)")
 _REST_OF_BRACKET = re.compile(r"[^()%×]{0,60}\)")  # "than “AlexNet” (16.0% top-5 error, 10-view test)"
 _FACTOR_OR_RANGE = re.compile(rf"[×x]$|times|fold|\d%?{_RANGE}[+\-−]?\d")
 # What others had, not a result: "where prior art has 27.9% accuracy, our method achieves 55.7%".
@@ -381,8 +382,9 @@ def _theirs(sentence: str, group: list[_Value]) -> bool:
     if len(group) != 1:
         return False
     value = group[0]
-    if _FACTOR_OR_RANGE.search(value.text) or not _REST_OF_BRACKET.match(sentence, value.end):
-        return False
+    rest = _REST_OF_BRACKET.match(sentence, value.end)
+    if _FACTOR_OR_RANGE.search(value.text) or not rest or _GAIN_WORD.search(rest.group()):
+        return False  # "over … detection (5% relative increase in mean average precision)": the paper's gain
     if value.text[0] in "+-−" and not sentence[value.end :].lstrip().startswith(")"):  # "(+3.2% mIoU)": a gain
         return False
     return bool(_THEIRS.search(sentence, max(0, value.start - 160), value.start))

@@ -30,6 +30,10 @@ _CODE_HOSTS = (
     "anonymous.4open.science",
     "git.io",
 )
+# A platform's home page links to nothing of the paper's ("project": "https://arxiv.org/", "https://github.com"),
+# nor does a placeholder ("https://www.example-project.com" in five lists' "project" fields)
+_PLATFORMS = (*_CODE_HOSTS, "arxiv.org", "huggingface.co", "hf.co", "kaggle.com", "paperswithcode.com")
+_PLACEHOLDER = re.compile(r"(?:^|\.)example-[a-z-]+\.(?:com|org|net)$")
 _BARE_HOST = re.compile(r"(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|edu|dev)/", re.IGNORECASE)
 _VALID = re.compile(r"https?://[^/\s.]+\.[^/\s]", re.IGNORECASE)
 # Where a list's link field names several links: "a; b", "a and b", "a (implementation: b)".
@@ -87,6 +91,9 @@ def clean_url(url: str) -> str | None:
     scheme, rest = url.split("://", 1)
     host, slash, path = rest.partition("/")
     url = f"{scheme.lower()}://{host.lower()}{slash}{path}"
+    bare_host = host.lower().removeprefix("www.")
+    if (bare_host in _PLATFORMS and not path.strip("/")) or _PLACEHOLDER.search(bare_host):
+        return None
     if is_code_host(url) and url.lower().endswith(".git"):
         url = url[:-4]
     return url
