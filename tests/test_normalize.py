@@ -303,3 +303,12 @@ def test_a_macro_that_lost_its_backslash_and_first_letter_is_restored(raw, text,
 def test_ieee_xplores_show_more_button_is_not_part_of_the_abstract(raw, text):
     """82 ICRA and IROS abstracts ended with the button's words."""
     assert clean_text(raw).text == text
+
+
+def test_a_bare_percent_in_a_formula_is_a_percent_sign():
+    """ECCV 2018's TextSnake "outperforms the baseline … by more than $40%$": the page showed "40" (52 corpus
+    abstracts hold such a formula)."""
+    cleaned = clean_text("by more than $40%$ in F-measure")
+    assert cleaned.text == "by more than $40%$ in F-measure"
+    assert "<mn>40</mn><mi>%</mi>" in cleaned.html
+    assert clean_text("by $5\\%$").html == clean_text("by $5%$").html

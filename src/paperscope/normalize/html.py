@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import html
+import re
 
 import latex2mathml.converter
 import nh3
@@ -72,9 +73,16 @@ _TAGS = {"em", "strong", "a", "code", "sub", "sup", "br", "span"} | _MATHML_TAGS
 _ATTRIBUTES = {"a": {"href"}, "code": {"class"}, "span": {"class"}} | dict.fromkeys(_MATHML_TAGS, _MATHML_ATTRIBUTES)
 
 
+_BARE_PERCENT = re.compile(r"(?<!\\)%")
+
+
 @functools.lru_cache(maxsize=8192)  # abstracts repeat the same small formulas ($k$, $\epsilon$) endlessly
 def math_to_html(tex: str, display: bool) -> tuple[str, str | None]:
-    """MathML for a TeX formula, or the formula as code with the reason it could not be converted."""
+    """MathML for a TeX formula, or the formula as code with the reason it could not be converted.
+
+    A formula in an abstract's one line holds no TeX comment: a bare % is a percent sign ("more than $40%$",
+    where latex2mathml dropped it and what followed)."""
+    tex = _BARE_PERCENT.sub(r"\\%", tex) if "%" in tex else tex
     try:
         return latex2mathml.converter.convert(tex, display="block" if display else "inline"), None
     except Exception as exc:  # latex2mathml raises many kinds of errors on malformed TeX
