@@ -281,7 +281,8 @@ MADE = {
     19: "5afa7c9a69f7558ca4478a04cdfa4ff34a3a4cb7de05f85336fd7ca269f8578f",  # split words joined, lost macros restored
     20: "b8b01507007d3b70fd9acdea7debabf6a09971afff01c625112e6e65f12c6a88",  # study subtitles, used things, claims
     21: "c1162ee36a6d0e9f2d92b30d1ea878bd7fa8e55607e3cad45eeb16a2ddcd66a7",  # a gain in brackets, platforms' home pages
-    22: "c1162ee36a6d0e9f2d92b30d1ea878bd7fa8e55607e3cad45eeb16a2ddcd66a7",  # a bare % in a formula (the sample as in 21)
+    22: "c1162ee36a6d0e9f2d92b30d1ea878bd7fa8e55607e3cad45eeb16a2ddcd66a7",  # a bare % in a formula (sample as 21)
+    23: "e174f3a90a2bf4adcd4b34f88fcfa5d43338ebb0abc9177ed9d24da406606441",  # CSV-quoted fields, a link cut at a host
 }
 
 

@@ -312,3 +312,17 @@ def test_a_bare_percent_in_a_formula_is_a_percent_sign():
     assert cleaned.text == "by more than $40%$ in F-measure"
     assert "<mn>40</mn><mi>%</mi>" in cleaned.html
     assert clean_text("by $5\\%$").html == clean_text("by $5%$").html
+
+
+def test_a_field_written_as_a_csv_cell_loses_its_quotes():
+    """ECCV 2022's list wraps every title and abstract in double quotes and doubles the quotes within:
+    1,642 abstracts showed them, and a link ended in two quotes."""
+    raw = '"Our code is at ""https://github.com/wucunlin/C3P"" for research use only."'
+    cleaned = clean_text(raw)
+    assert cleaned.text == 'Our code is at "https://github.com/wucunlin/C3P" for research use only.'
+    assert cleaned.urls == ["https://github.com/wucunlin/C3P"]
+    assert clean_text('"A Simple Approach and Benchmark for 21,000-Category Object Detection"').text == (
+        "A Simple Approach and Benchmark for 21,000-Category Object Detection"
+    )
+    # quotes an author wrote are kept
+    assert clean_text('"Quoted" words and "more"').text == '"Quoted" words and "more"'

@@ -1,4 +1,5 @@
 from paperscope.extract import split_links
+from paperscope.normalize import clean_text
 from paperscope.normalize.urls import URL_RE, clean_url, listed_urls, repair_broken_hosts
 
 
@@ -104,3 +105,13 @@ def test_a_platforms_home_page_or_a_placeholder_is_no_link():
     assert clean_url("https://github.com/owner/repo") == "https://github.com/owner/repo"
     assert clean_url("https://arxiv.org/abs/2401.00001") == "https://arxiv.org/abs/2401.00001"
     assert clean_url("http://cv.snu.ac.kr") == "http://cv.snu.ac.kr"  # a lab's home page is the paper's link
+
+
+def test_a_space_after_a_code_hosts_slash_is_joined_and_a_bare_home_page_keeps_its_words():
+    """WACV 2025: "Code is available at https://github.com/ UARK-AICV/GazeSearch." gave no code link, and once
+    a bare "https://github.com/" was no link, its words went missing from the abstract."""
+    cleaned = clean_text("Code is available at https://github.com/ UARK-AICV/GazeSearch.")
+    assert cleaned.text == "Code is available at https://github.com/UARK-AICV/GazeSearch."
+    assert cleaned.urls == ["https://github.com/UARK-AICV/GazeSearch"]
+    bare = clean_text("The preprint is on https://arxiv.org/ since May.")
+    assert (bare.text, bare.urls) == ("The preprint is on https://arxiv.org/ since May.", [])

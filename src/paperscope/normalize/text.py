@@ -82,7 +82,7 @@ def clean_text(raw: str | None) -> CleanText:
     """Clean one field. Never raises: what cannot be converted is kept as written and reported."""
     if not raw:
         return CleanText("", "")
-    text, repaired = repair_broken_hosts(fold(restore_escaped_macros(raw)))
+    text, repaired = repair_broken_hosts(_unquoted(fold(restore_escaped_macros(raw))))
     if text.endswith("Show More"):
         text = _SHOW_MORE.sub(lambda cut: "…" if cut.group(1) else "", text)
     kept = _Protected()
@@ -108,6 +108,14 @@ def clean_text(raw: str | None) -> CleanText:
     return CleanText(plain, plain if body == plain else body, urls, kept.problems, repaired)
 
 
+def _unquoted(text: str) -> str:
+    """A field written as a CSV cell: wrapped in double quotes, a quote within doubled (ECCV 2022's list, its
+    every title and abstract: "\"Most existing … at \"\"https://github.com/…\"\" for research use.\"")."""
+    if len(text) < 2 or text[0] != '"' or text[-1] != '"' or '"' in text[1:-1].replace('""', ""):
+        return text
+    return text[1:-1].replace('""', '"').strip()
+
+
 def _protect(text: str, kept: _Protected) -> str:
     def math(match: re.Match[str]) -> str:
         display = match.group("display") or match.group("display2")
@@ -117,7 +125,10 @@ def _protect(text: str, kept: _Protected) -> str:
     def url(match: re.Match[str]) -> str:
         found = match.group()
         bare = strip_trailing(found)
-        return kept.token("url", clean_url(bare)) + found[len(bare) :]
+        cleaned = clean_url(bare)
+        if cleaned is None:  # no link ("https://arxiv.org/" alone), but its words stay as written
+            return found
+        return kept.token("url", cleaned) + found[len(bare) :]
 
     if "$" in text or "\\(" in text or "\\[" in text:
         text = MATH.sub(math, text)

@@ -16,6 +16,11 @@ _BROKEN_HOST_RE = re.compile(
     r"(https?://(?:[\w-]+\.)*[\w-]+\.)\s+((?:com|org|net|io|ai|edu|dev|gov|co|cn|me|info|app)\b)",
     re.IGNORECASE,
 )
+# A space after a code host's slash: "https://github.com/ sounio/SMGCN" (7 corpus abstracts)
+_BROKEN_PATH_RE = re.compile(
+    r"(https?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|huggingface\.co)/)\s+(?=[\w.-]+/[\w.-])",
+    re.IGNORECASE,
+)
 _TRAILING = ".,;:!?'\"*_"
 _PAIRS = {")": "(", "]": "[", "}": "{"}
 # Where code lives; a model or demo page (huggingface.co) is a link, not code.
@@ -43,8 +48,12 @@ _KERNING = re.compile(r"(?<=A)\s+(?=V)|(?<=[A-Za-z]V)\s+(?=[Aa-z])")
 
 
 def repair_broken_hosts(text: str) -> tuple[str, int]:
-    """Join hosts that a space split apart; returns the text and how many were joined."""
-    return _BROKEN_HOST_RE.subn(r"\1\2", text) if "://" in text else (text, 0)
+    """Join hosts, and a code host and its path, that a space split apart; returns the text and how many."""
+    if "://" not in text:
+        return text, 0
+    text, hosts = _BROKEN_HOST_RE.subn(r"\1\2", text)
+    text, paths = _BROKEN_PATH_RE.subn(r"\1", text)
+    return text, hosts + paths
 
 
 def strip_trailing(url: str) -> str:
