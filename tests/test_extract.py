@@ -1166,6 +1166,22 @@ def test_what_a_gain_is_of_is_not_the_verb_before_it():
     assert claim.metric == "absolute gain"
     [claim] = find_claims("Our method yields an improvement of 3.1% over the baseline.")
     assert claim.metric is None
+    [claim] = find_claims("We observe RMSE reductions of 12% over the baseline.")
+    assert claim.metric == "RMSE reductions"
+    assert [c.metric for c in find_claims("Our gains of 2.1, 3.4 and 1.2 percentage points.")] == [None, None, None]
+
+
+def test_a_percentage_written_in_words_is_one():
+    """CVPR 2015: "improvements up to 50 percent compared to a PatchMatch approach" gave no claim (38 corpus
+    abstracts write "percent"); "19.3 percent points" are percentage points."""
+    [claim] = find_claims(
+        "Ours shows improvements up to 50 percent compared to a PatchMatch approach without structure."
+    )
+    assert (claim.value, claim.unit, claim.baseline) == ("50 percent", "%", "a PatchMatch approach")
+    both = find_claims("It reduces the miss rates of previous deep models by 17 and 5.5 percent, respectively.")
+    assert [(c.value, c.unit) for c in both] == [("17 percent", "%"), ("5.5 percent", "%")]
+    [points] = find_claims("Our model increased accuracy by 19.3 percent points over the state of the art.")
+    assert points.unit == "pp"
 
 
 def test_a_metric_named_after_a_model_names_no_model():

@@ -21,7 +21,7 @@ from paperscope.model import Claim
 _DIGIT = re.compile(r"\d")
 _NUMBER = r"[+\-−]?\d+(?:,\d{3})*(?:\.\d+)?"
 _UNIT = (
-    r"(?:\s?%|\s?×(?![\s\d-]*\d)(?!-)|x(?![\w-])|\s?(?:percentage points?|pp|points?|pts|FPS)\b|"
+    r"(?:\s?%|\s?×(?![\s\d-]*\d)(?!-)|x(?![\w-])|\s?(?:percent(?:age)? points?|percent|pp|points?|pts|FPS)\b|"
     r"\s[A-Z][\w@-]*\s(?:points|pts)\b|-fold\b|\s?times\b)"
 )
 _RANGE = r"\s?(?:–|—|-|∼|~|to)\s?"
@@ -102,7 +102,8 @@ _BUDGET_AFTER = re.compile(
 )
 # Numbers sharing a word unit: "gains of 12.10, 6.51, and 2.85 percentage points" (each value gets the unit).
 _SHARED_UNIT = re.compile(
-    rf"(?<![\w.$-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})+)\s+(?P<unit>percentage points|points|pp)\b"
+    rf"(?<![\w.$-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})+)\s+"
+    r"(?P<unit>percent(?:age)? points|percent|points|pp)\b"
 )
 # The value in brackets after what a result is compared with is that one's: "outperforming baselines such
 # as E5-Mistral-7B-Instruct (15.0%) and BM25 (9.8%)", "outperform the existing state-of-the-art model (73.99%)".
@@ -161,6 +162,14 @@ _VERB_OBJECT = re.compile(
 _GAIN_OF = re.compile(
     r"(?P<np>(?:[\w-]+\s+){0,3}?)(?:improvements?|gains?|reductions?|increases?|drops?|"
     r"downgrades?|degradations?)\s+of\s+(?:up to\s+|about\s+|around\s+|only\s+)?$"
+)
+# What stands before a gain and is not what it is of: "showing a", "we observe", "our method yields"
+_GAIN_LEAD = re.compile(
+    r"^(?:.*\s)?(?:an?|the|we|our|their|its|it|this|which|that|is|are|was|were|has|have|had|see|saw|seen|"
+    r"(?:obtain|yield|deliver|report|attain|offer|present|represent|mark|result|show)(?:s|ed|ing)?|shown|"
+    r"(?:achiev|provid|observ|demonstrat|giv)(?:e|es|ed|ing)|gave|given|bring|brings|bringing|brought|"
+    r"reach(?:es|ed|ing)?|lead(?:s|ing)?|led|showcas(?:e|es|ed|ing))\s+(?:(?:in|to)\s+)?",
+    re.IGNORECASE,
 )
 _BARE_GAIN = re.compile(r"(?:improvements?|gains?|reductions?|increases?|drops?|downgrades?|degradations?)")
 _COMPARATIVE = re.compile(
@@ -431,7 +440,7 @@ def _values(sentence: str) -> list[_Value]:
     for match in _BEFORE_METRIC.finditer(sentence):
         for number in _ONE_NUMBER.finditer(sentence, match.start("values"), match.end("values")):
             found.append((2, number.start(), number.end(), number.group(), None))
-    for match in _SHARED_UNIT.finditer(sentence) if "p" in sentence else ():  # points, pp
+    for match in _SHARED_UNIT.finditer(sentence) if "p" in sentence else ():  # points, pp, percent
         for number in _ONE_NUMBER.finditer(sentence, match.start("values"), match.end("values")):
             found.append((1, number.start(), number.end(), f"{number.group()} {match.group('unit')}", None))
     taken: list[_Value] = []
@@ -575,7 +584,7 @@ def _metric(value: str, after: str, before: str) -> str | None:
         # "by an average improvement", "(with) gains of 27.4%": what it is of is unsaid
         unsaid = bool(_NOT_A_METRIC.match(phrase) or _BARE_GAIN.fullmatch(phrase))
         if acted_on.re is _GAIN_OF:  # "showing a performance improvement of": performance improvement
-            phrase = re.sub(r"^(?:.*\s)?(?:an?|the)\s+", "", phrase)
+            phrase = _GAIN_LEAD.sub("", phrase)
             unsaid = unsaid or bool(_BARE_GAIN.fullmatch(phrase))  # "yielding an improvement of"
         if phrase and not unsaid and not _ARTICLE_ONLY.match(phrase):
             return phrase
@@ -680,6 +689,8 @@ def _unit(value: str) -> str | None:
         ("magnitude", "×"),
         ("factor", "×"),
         ("percentage point", "pp"),
+        ("percent point", "pp"),
+        ("percent", "%"),
         ("pp", "pp"),
         ("%", "%"),
         ("point", "points"),
