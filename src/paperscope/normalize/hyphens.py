@@ -2,9 +2,9 @@
 
 Abstracts copied out of PDFs keep the hyphen and the line break (now a space) where a word was split:
 "learn- ing", "algo- rithms", "How- ever". A pair is joined when the joined word is an English word, or
-when the part after the hyphen is no word at all ("adversar- ial", "percep- tron": words of the field
-that the dictionary lacks). Two words are kept as written ("learning- based", "self- supervised"), and
-so is a suspended compound ("first- and second-order", "pre- and post-processing").
+when neither part is a word ("adversar- ial", "multivari- ate": words of the field that the dictionary
+lacks). Two words are kept as written ("learning- based", "self- supervised"), and so is a suspended
+compound ("first- and second-order", "pre- and post-processing").
 """
 
 from __future__ import annotations
@@ -49,8 +49,10 @@ def join_split_words(text: str) -> str:
 
     def join(match: re.Match[str]) -> str:
         head, tail = match.groups()
-        if tail in _SUSPENDED or not (is_word((head + tail).lower()) or not (is_word(head.lower()) or is_word(tail))):
+        if tail in _SUSPENDED:
             return match.group()
-        return head + tail
+        if is_word((head + tail).lower()) or not (is_word(head.lower()) or is_word(tail)):
+            return head + tail
+        return match.group()
 
     return _SPLIT.sub(join, text)

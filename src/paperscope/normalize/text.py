@@ -109,8 +109,8 @@ def clean_text(raw: str | None) -> CleanText:
 
 
 def _unquoted(text: str) -> str:
-    """A field written as a CSV cell: wrapped in double quotes, a quote within doubled (ECCV 2022's list, its
-    every title and abstract: "\"Most existing … at \"\"https://github.com/…\"\" for research use.\"")."""
+    """A field written as a CSV cell, wrapped in double quotes with the quotes within doubled, as ECCV 2022's
+    list writes every title and abstract."""
     if len(text) < 2 or text[0] != '"' or text[-1] != '"' or '"' in text[1:-1].replace('""', ""):
         return text
     return text[1:-1].replace('""', '"').strip()
