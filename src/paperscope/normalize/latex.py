@@ -89,9 +89,10 @@ _SINGLE_QUOTED = re.compile(r"(?<![`\w])`(?!`)([^`'\n]{1,200}?)'(?![\w'])")
 
 
 # A source that wrote "\textbf" into JSON unescaped holds a tab and "extbf": JSON read "\t" as a tab.
-# Some lists then turned the tab into a space ("namely extbf{video}", "cow$ ightarrow$sheep").
-_ESCAPED_LETTERS = {"\t": "t", "\r": "r", "\f": "f", "\b": "b", "\v": "v"}
-_ESCAPED_MACRO = re.compile(r"([\t\r\f\b\v])([A-Za-z]+)")
+# Some lists then turned the tab into a space ("namely extbf{video}", "cow$ ightarrow$sheep"). Only a tab
+# and a carriage return reach here: an ingest removes the other control characters first (controls.scrub).
+_ESCAPED_LETTERS = {"\t": "t", "\r": "r"}
+_ESCAPED_MACRO = re.compile(r"([\t\r])([A-Za-z]+)")
 _LOST_BEFORE_BRACE = dict.fromkeys(["ext", "extbf", "extit", "extrm", "extsf", "exttt"], "t") | {"oldsymbol": "b"}
 _LOST_IN_MATH = {"imes": "t", "ightarrow": "r", "au": "t", "heta": "t", "ho": "r", "ilde": "t", "abla": "n", "rac": "f"}
 # The space that took the control character's place goes too where it follows a brace or a dollar
@@ -104,8 +105,8 @@ _KNOWN_MACROS = text_macros()
 
 
 def restore_escaped_macros(text: str) -> str:
-    """A tab before "extbf{", "imes", "au" (a carriage return before "ho", a backspace before "eta"): a
-    macro whose backslash and first letter JSON read as one control character; and the same fragments
+    """A tab before "extbf{", "imes", "au" (a carriage return before "ho", "ightarrow"): a macro whose
+    backslash and first letter JSON read as one control character; and the same fragments
     where the control character became a space, before a brace or inside a formula. A tab before a
     word that makes no macro ("We show") is left alone."""
 
