@@ -190,9 +190,8 @@ _SUBTITLE = re.compile(r"[:?]\s+")
 def _study(title: str) -> re.Match[str] | None:
     """Where the title says the paper is a study, if it does."""
     parts = _SUBTITLE.split(title, maxsplit=1)
-    if len(parts) == 2 and " " in parts[0].strip():
-        return _STUDY_TITLE.search(title) or _STUDY_SUBTITLE.search(parts[1])
-    return _STUDY_TITLE.search(title)
+    subtitle = parts[1] if len(parts) == 2 and " " in parts[0].strip() else ""
+    return _STUDY_TITLE.search(title) or _STUDY_SUBTITLE.search(subtitle)
 
 
 _EMPIRICAL = re.compile(r"\b(?:empirical|experimental)\b", re.IGNORECASE)

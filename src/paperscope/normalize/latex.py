@@ -12,7 +12,6 @@ import unicodedata
 
 from pylatexenc import macrospec
 from pylatexenc.latex2text import LatexNodes2Text
-from pylatexenc.latex2text import get_default_latex_context_db as text_macros
 from pylatexenc.latexwalker import (
     LatexCharsNode,
     LatexCommentNode,
@@ -101,7 +100,6 @@ _LOST_ESCAPE = re.compile(
     rf"(?P<fragment>(?:{'|'.join(_LOST_BEFORE_BRACE)})(?=\{{)"
     rf"|(?<=[$({{] )(?:{'|'.join(_LOST_IN_MATH)})(?=\s?[$)}}_^{{]))"
 )
-_KNOWN_MACROS = text_macros()
 
 
 def restore_escaped_macros(text: str) -> str:
@@ -112,7 +110,7 @@ def restore_escaped_macros(text: str) -> str:
 
     def restore(match: re.Match[str]) -> str:
         name = _ESCAPED_LETTERS[match.group(1)] + match.group(2)
-        return "\\" + name if _KNOWN_MACROS.get_macro_spec(name) is not None else match.group()
+        return "\\" + name if _TO_TEXT.latex_context.get_macro_spec(name) is not None else match.group()
 
     def restore_lost(match: re.Match[str]) -> str:
         fragment = match.group("fragment")
