@@ -875,6 +875,8 @@ ROBOT_ABSTRACT = (
         ("Fair Division of Indivisible Goods: A Survey", "We survey recent results on fair division.", "survey"),
         ("SimulST", "This paper offers a comprehensive overview of the recent developments in SimulST.", "survey"),
         ("Network Completion and Survey Sampling", "We propose an algorithm for network completion.", "method"),
+        ("A review of actuation options for flapping-wing robots", "Several actuators are compared.", "survey"),
+        ("Neural Re-ranking in Multi-stage Recommender Systems: A Review", "", "survey"),
         # what is done to a dataset, and a task called an analysis, say nothing of the paper's kind
         ("Dataset Condensation for Time Series Classification", "", "method"),
         ("Swift Cross-Dataset Pruning for Fine-Tuning", "", "method"),
@@ -912,6 +914,29 @@ ROBOT_ABSTRACT = (
         ("Fast Evaluation of Smooth Distance Constraints", "", "method"),
         ("Learning to Prove Theorems via Interacting with Proof Assistants", "", "method"),
         ("Neural Theorem Proving with Graph Networks", "", "method"),
+        # baselines or a new state of the art established are results, not theorems (NAACL 2021, ICCV 2017)
+        (
+            "Catching Attention with Automatic Pull Quote Selection",
+            "We advocate the novel task of pull quote selection. We establish a spectrum of baseline approaches.",
+            "method",
+        ),
+        # hardness shown is complexity theory (IJCAI 2021); a hard problem that a method solves is not
+        (
+            "On Learning Guarded Clauses",
+            "We study the learnability of guarded clauses. We show that learning guarded clauses is NP-complete.",
+            "theory",
+        ),
+        (
+            "A Fast Solver for Multicut Partitioning",
+            "Multicut partitioning is NP-hard. We propose a fast heuristic solver.",
+            "method",
+        ),
+        # what results are measured on is not what the paper presents (CVPR 2019)
+        (
+            "Probabilistic Structure from Motion with Objects",
+            "We propose a probabilistic framework. We present results on synthetic and real datasets.",
+            "method",
+        ),
     ],
 )
 def test_a_papers_kind_is_what_it_is_not_a_word_it_uses(title, abstract, kind):
@@ -1235,3 +1260,57 @@ def test_recall_at_k_is_a_metric_and_a_baseline_named_after_a_dash_is_that_name(
     assert [c.baseline for c in find_claims("Ours is 3x faster than existing methods - often much more.")] == [
         "existing methods"
     ]
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name", "expansion"),
+    [
+        # CVPR 2018, AISTATS 2016: named where the abstract says what the work resulted in
+        (
+            "We develop a new differentiable model for superpixel sampling. The resulting 'Superpixel Sampling "
+            "Network' (SSN) is end-to-end trainable and has fast runtime.",
+            "SSN",
+            "Superpixel Sampling Network",
+        ),
+        (
+            "We study a convex maximum-entropy copula approach. The resulting estimator, which we denote MIND, is "
+            "marginal-invariant and always non-negative.",
+            "MIND",
+            None,
+        ),
+        # but not what the rest of that sentence says of it (NIPS 1995)
+        (
+            "Hidden units are restarted. The resulting restart algorithm is tested in a Q-Learning network that "
+            "learns to solve an inverted pendulum problem.",
+            None,
+            None,
+        ),
+    ],
+)
+def test_what_the_work_resulted_in_is_named(abstract, name, expansion):
+    found = find_name(abstract)
+    assert (found and found.name, found and found.expansion) == (name, expansion)
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        # what the authors say they refer to as is theirs (IJCAI 2021, NAACL 2021)
+        (
+            "We propose a multi-agent learning algorithm. The proposed algorithm, referred to as the Recursive "
+            "Reasoning Graph (R2G), shows state-of-the-art performance.",
+            "R2G",
+        ),
+        ("The proposed model, refer to as Group-Transformer, splits feature space into groups.", "Group-Transformer"),
+        # what a field commonly refers to as, and what the authors propose to use, are not (RSS 2022, ICRA 2008)
+        (
+            "Robot helpers need locomotion and interaction, which is generally referred to as mobile manipulation "
+            "(MoMa).",
+            None,
+        ),
+        ("We propose using the kernel dimension reduction (KDR) to extract a low-dimensional feature space.", None),
+    ],
+)
+def test_what_the_authors_refer_to_as_is_named_but_not_what_the_field_does(abstract, name):
+    found = find_name(abstract)
+    assert (found and found.name) == name

@@ -284,6 +284,7 @@ MADE = {
     22: "c1162ee36a6d0e9f2d92b30d1ea878bd7fa8e55607e3cad45eeb16a2ddcd66a7",  # a bare % in a formula (sample as 21)
     23: "e174f3a90a2bf4adcd4b34f88fcfa5d43338ebb0abc9177ed9d24da406606441",  # CSV-quoted fields, a link cut at a host
     24: "430ae3c8c50256593580b49356ca6f6bf33eaf5b1205a29f83285c448f97a951",  # percent in words, a gain's lead words
+    25: "4b553b99fa7853aadf82dc11f575fd4f852267333a5b7270239703161f0b6ca5",  # resulting, referred to as; kinds
 }
 
 

@@ -144,9 +144,14 @@ _TITLE_CUES = [
         "theory",
         1.5,
     ),
-    # "…: A Survey", "A Survey of …", "Survey on …"; not "Survey Sampling" nor "survey path planning"
+    # "…: A Survey", "A Survey of …", "Survey on …", "A Review of …"; not "Survey Sampling" nor "survey path
+    # planning"
     (
-        re.compile(r"\b(?:a|an|short|brief|comprehensive|systematic) survey\b|^survey\b|\bsurvey (?:of|on)\b", re.I),
+        re.compile(
+            r"\b(?:a|an|short|brief|comprehensive|systematic) survey\b|^survey\b|\bsurvey (?:of|on)\b|"
+            r"^(?:an?\s+)?(?:(?:brief|short|critical|comprehensive|systematic)\s+)?review\s+(?:of|on)\b|:\s*an?\s+review\b",
+            re.IGNORECASE,
+        ),
         "survey",
         3.0,
     ),
@@ -198,8 +203,28 @@ _EMPIRICAL = re.compile(r"\b(?:empirical|experimental)\b", re.IGNORECASE)
 _STUDY_WEIGHT = 3.0
 
 
+# "We establish a new state of the art", "we establish a spectrum of baselines": results, not theory's "we
+# establish that …"
+_SETS_A_MARK = re.compile(
+    r"\bestablish(?=\s+(?:an?\s+|the\s+)?(?:new\s+|strong\s+|spectrum\s+of\s+|suite\s+of\s+)*"
+    r"(?:state|baselines?|benchmarks?)\b)",
+    re.IGNORECASE,
+)
+
+
+# "We show that the problem is NP-complete": a result of complexity theory; not "the problem is NP-hard, so we
+# propose a heuristic", which a method paper says of its problem
+_HARDNESS = re.compile(
+    r"\b(?:prove|proves|proved|show|shows|showed|establish|establishes)\b[^.;]{0,100}?"
+    r"\b(?:NP|#P|PSPACE|EXPTIME)-?(?:hard|hardness|complete|completeness)\b",
+    re.IGNORECASE,
+)
+
+
 def _word_cues(abstract: str) -> dict[str, float]:
     """The weight of each kind's cue words: every cue word, and each cue pair of consecutive words once."""
+    if "stablish" in abstract:
+        abstract = _SETS_A_MARK.sub("set", abstract)
     words = _WORDS.findall(abstract.lower())
     present = set(words)
     joined = ""  # made only when both words of a pair are there
@@ -212,6 +237,10 @@ def _word_cues(abstract: str) -> dict[str, float]:
                 hits += pair in joined
         scores[kind] = _WEIGHTS[kind] * hits
     return scores
+
+
+# "We present results on synthetic and real datasets": what the results are measured on, not what is presented
+_RESULTS = frozenset(["results", "experiments", "evaluations", "comparisons"])
 
 
 def _used_as_a_tool(words: list[str], at: int) -> bool:
@@ -229,10 +258,15 @@ def classify(abstract: str, name: str | None = None, title: str | None = None) -
     for sentence in intro_sentences(abstract):
         cue = find_cue(sentence)
         words = _LETTERS.findall(sentence[cue[1] : cue[1] + 120].lower())[:_OBJECT_WORDS] if cue else []
-        kinds = [_NOUNS[w] for i, w in enumerate(words) if w in _NOUNS and not _used_as_a_tool(words, i)]
+        kinds = [
+            _NOUNS[w]
+            for i, w in enumerate(words)
+            if w in _NOUNS and not _used_as_a_tool(words, i) and _RESULTS.isdisjoint(words[:i])
+        ]
         if kinds:
             scores[kinds[0]] += 2.5 if kinds[0] != "dataset" else 3.0
     scores.update(_word_cues(abstract))
+    scores["theory"] += len(_HARDNESS.findall(abstract)) if "-" in abstract else 0
     scores["benchmark"] += len(_BENCH_NAME.findall(abstract)) if "Bench" in abstract else 0
     for pattern, kind, weight in _TITLE_CUES if title else ():
         if pattern.search(title or ""):

@@ -9,6 +9,7 @@ Robust Agentic Systems") give it too. A paper that only uses an acronym (LLM, RL
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from paperscope.extract.lexicon import benchmarks, eponyms, fields, models
@@ -39,7 +40,7 @@ _KNOWN_AFTER = re.compile(r"^\)?[\s-]+(?:problems?|tasks?|decompositions?|based|
 _KNOWN_BEFORE = re.compile(
     r"\b(?:previous|prior|existing|conventional|traditional|classic(?:al)?|standard|other|so-called|popular|"
     r"well-known|(?:recently|previously) (?:introduced|proposed)|(?:variant|modification|extension)s? of|"
-    r"build(?:s|ing)? (?:on|upon)|inspired by|such as|e\.g\.,?|including|"
+    r"build(?:s|ing)? (?:on|upon)|inspired by|such as|e\.g\.,?|including|propos(?:e|es|ed) (?:to use|using)|"
     # what the authors use or study: "and implement incremental pre-training (IPT)", "we focus on the … (GSL)
     # protocol"; not what a method of theirs uses ("a method that uses cascade … trees (cGPRT)"), nor what they
     # "develop and analyze"
@@ -56,6 +57,12 @@ _QUOTATION_MARKS = re.compile(r'["“”«»]')
 _DEFINED_IN_TITLE = re.compile(r"(?P<long>[^():]+?)\s*\((?P<short>[^()\s:]+)\)\s*:")
 _DATASET_IN_TITLE = re.compile(r"(\S+)\s+(?:Dataset|Benchmark|Corpus)")  # after a leading "The" (_TITLE_LEADS)
 _APPOSED = re.compile(r",\s+(?:a|an|the)\s+([^.;:()]{5,160})")
+# "The resulting X …" up to the verb that says what X does
+_RESULTING = re.compile(
+    r"(?P<subject>The resulting\s.*?)(?:\s(?:is|are|was|were|has|have|had|can|could|will|may|uses?|employs?|"
+    r"achieves?|leads?|yields?|shows?|outperforms?|improves?|provides?|allows?|derived|prevents?|combines?|"
+    r"demonstrates?|contains?|incorporates?|predicts?|not)\b|$)"
+)
 _WINDOW_WORDS = 8
 _DEFINITION_WORDS = 14  # a definition counts only this close after the introducing verb
 COMMON_ACRONYMS = {
@@ -242,18 +249,35 @@ def _introduced(abstract: str, raw: str, title: str | None) -> Name | None:
         return Name(titled, _expansion_elsewhere(titled, abstract, raw) or _subtitle_expansion(titled, title or ""))
     if defined := _title_definition(title):
         return defined
+    found = (
+        _named_in(intro_sentences(abstract), abstract, raw)
+        or _appositive(abstract, raw)
+        or _recurring_definition(abstract)
+        or _named_in(_resulting_subjects(abstract), abstract, raw)
+    )
+    return None if found is None or _a_field(found.name, found.expansion) else found
+
+
+def _named_in(naming: Iterable[str], abstract: str, raw: str) -> Name | None:
+    """The strongest name the naming sentences give, first in the abstract among equals."""
     candidates = [
         (kind, number, position, name, expansion or _expansion_elsewhere(name, abstract, raw))
-        for number, sentence in enumerate(intro_sentences(abstract))
+        for number, sentence in enumerate(naming)
         for kind, position, name, expansion in _candidates(sentence)
     ]
     background = _background(abstract)
     candidates = [c for c in candidates if not _a_field(c[3], c[4]) and not after(background, c[3])]
-    if candidates:
-        _, _, _, name, expansion = min(candidates, key=lambda c: (c[0], c[1], c[2], c[4] is None))
-        return Name(name, expansion)
-    found = _appositive(abstract, raw) or _recurring_definition(abstract)
-    return None if found is None or _a_field(found.name, found.expansion) else found
+    if not candidates:
+        return None
+    _, _, _, name, expansion = min(candidates, key=lambda c: (c[0], c[1], c[2], c[4] is None))
+    return Name(name, expansion)
+
+
+def _resulting_subjects(abstract: str) -> list[str]:
+    """What the sentences that name what the work built say it is, without what the rest of the sentence says
+    of it: "The resulting Superpixel Sampling Network (SSN)", "The resulting estimator, which we denote MIND",
+    not "The resulting restart algorithm is tested in a Q-learning network"."""
+    return [match.group("subject") for sentence in sentences(abstract) if (match := _RESULTING.match(sentence))]
 
 
 def _background(abstract: str) -> str:
@@ -261,7 +285,10 @@ def _background(abstract: str) -> str:
     use there is the field's ("cross-lingual transfer (XLT) … we propose new XLT approaches", "user
     interfaces (UIs) … the task of visual UI grounding"), not what the paper introduces."""
     found = sentences(abstract)
-    first = next((number for number, sentence in enumerate(found) if find_cue(sentence)), len(found))
+    first = next(
+        (number for number, sentence in enumerate(found) if find_cue(sentence) or _RESULTING.match(sentence)),
+        len(found),
+    )
     return " ".join(found[:first])
 
 

@@ -26,6 +26,7 @@ _STEMS = (
     "creat",
     "put forward",
     "offer",
+    "refer",
     "our ",
 )
 # "We propose X", "this paper introduces X", "our proposed X", "named X". Matched on lower-cased text,
@@ -49,7 +50,10 @@ _OTHERS_NAMED = re.compile(r"\b(?:recently|previously|originally) (?:proposed|in
 _SUBJECT = re.compile(r"\b(?:we|this (?:paper|work|study)|our (?:work|paper)|here)\b")
 _MARKER = re.compile(
     r"\bour (?:proposed|new)\b|\bour (?:method|approach|framework|model|system),|"
-    r"\b(?:named|called|dubbed|termed|calling)\b"
+    r"\b(?:named|called|dubbed|termed|calling)\b|"
+    # not what the field calls a thing: "commonly referred to as mobile manipulation (MoMa)"
+    r"(?<!commonly )(?<!generally )(?<!often )(?<!usually )(?<!typically )(?<!sometimes )(?<!widely )"
+    r"(?<!also )(?<!traditionally )(?<!conventionally )(?<!frequently )\brefer(?:red)? to as\b"
 )
 
 

@@ -116,10 +116,15 @@ def _unquoted(text: str) -> str:
     return text[1:-1].replace('""', '"').strip()
 
 
+_PERCENT_ONLY = re.compile(r"\s*(?:\\[,;:! ]\s*)*\\?%\s*")
+
+
 def _protect(text: str, kept: _Protected) -> str:
     def math(match: re.Match[str]) -> str:
         display = match.group("display") or match.group("display2")
         tex = display or match.group("inline") or match.group("inline2") or match.group("spaced")
+        if _PERCENT_ONLY.fullmatch(tex):  # "over 7$%$": a percent sign, not a formula
+            return "%"
         return kept.token("math", (match.group(), tex, display is not None))
 
     def url(match: re.Match[str]) -> str:
