@@ -1309,6 +1309,9 @@ def test_what_the_work_resulted_in_is_named(abstract, name, expansion):
             None,
         ),
         ("We propose using the kernel dimension reduction (KDR) to extract a low-dimensional feature space.", None),
+        # nor what a definition or a passive says a thing is called (AISTATS 2020, ICRA 2008)
+        ("A function is referred to as a Sparse Additive Model (SPAM) if it is a sum of functions.", None),
+        ("Robots share their positions. This is referred to as cooperative localization (CL).", None),
     ],
 )
 def test_what_the_authors_refer_to_as_is_named_but_not_what_the_field_does(abstract, name):

@@ -51,9 +51,12 @@ _SUBJECT = re.compile(r"\b(?:we|this (?:paper|work|study)|our (?:work|paper)|her
 _MARKER = re.compile(
     r"\bour (?:proposed|new)\b|\bour (?:method|approach|framework|model|system),|"
     r"\b(?:named|called|dubbed|termed|calling)\b|"
-    # not what the field calls a thing: "commonly referred to as mobile manipulation (MoMa)"
+    # not what the field calls a thing ("commonly referred to as mobile manipulation (MoMa)"), nor what a definition
+    # or a passive says ("A function is referred to as a Sparse Additive Model (SPAM) if", "this is referred to as
+    # cooperative localization (CL)")
     r"(?<!commonly )(?<!generally )(?<!often )(?<!usually )(?<!typically )(?<!sometimes )(?<!widely )"
-    r"(?<!also )(?<!traditionally )(?<!conventionally )(?<!frequently )\brefer(?:red)? to as\b"
+    r"(?<!also )(?<!traditionally )(?<!conventionally )(?<!frequently )(?<!hereafter )"
+    r"(?<!is )(?<!are )(?<!was )(?<!were )(?<!be )(?<!been )\brefer(?:red)? to as\b"
 )
 
 
