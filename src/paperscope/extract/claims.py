@@ -29,7 +29,7 @@ _VALUE = re.compile(rf"(?<![\w.$^@{{-])(?:[<>≤≥]\s?)?(?:{_NUMBER}{_UNIT}?{_R
 # Metric heads, with the modifiers papers put before them ("average reasoning accuracy", "top-1 error").
 _METRICS = (
     r"accurac(?:y|ies)(?: loss| drop| degradation)?|win rate|F-score|F-measure|F1|Dice|BLEU|METEOR|CIDEr|"
-    r"ROUGE(?:-\w+)?|mAP|AP|AUC|AUROC|PSNR|SSIM|FID|EM|exact match|"
+    r"ROUGE(?:-\w+)?|CIDEr-D|mAP|AP|AUC|AUROC|PSNR|SSIM|FID|EM|exact match|"
     r"returns?|score|success rate|[Pp]ass@\d+|perplexity|WER|CER|mIoU|IoU|NDCG(?:@\d+)?|MRR|Hits@\d+|"
     r"recall(?:@\d+)?|R@\d+(?:\.\d+)?|precision(?:@\d+)?|speedups?|acceleration|solve rate|error rate|error|reward|"
     r"Elo|throughput|"
@@ -720,6 +720,8 @@ def _direction(value: _Value, before: str, after: str) -> str | None:
         except ValueError:
             return None
         return "reduces" if new < old else "improves"
+    # a bracket of its own is a side remark: "test (higher stress) groups … 80.5%" improves nothing
+    before, after = (_ASIDE.sub(" ", part) if "(" in part else part for part in (before, after))
     cues = [(len(before) - m.end(), "reduces") for m in _REDUCES.finditer(before)]
     cues += [(len(before) - m.end(), "improves") for m in _IMPROVES.finditer(before)]
     if cues and _BY_END.search(before):  # "outperforms X by 0.7": the verb before "by" says it
@@ -729,6 +731,9 @@ def _direction(value: _Value, before: str, after: str) -> str | None:
     cues += [(m.start(), "reduces") for m in _REDUCES.finditer(after) if not _a_cost(after, m)]
     cues += [(m.start(), "improves") for m in _IMPROVES.finditer(after) if not (_a_cost(after, m) or _a_hope(after, m))]
     return min(cues)[1] if cues else None
+
+
+_ASIDE = re.compile(r"\([^()]*\)")
 
 
 def _a_cost(after: str, cue: re.Match[str]) -> bool:

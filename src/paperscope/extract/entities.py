@@ -135,6 +135,20 @@ def _a_task_of_parts(text: str, name: str) -> bool:
     return not named_so and not re.search(_DATASET_WORD, expansion, re.IGNORECASE)
 
 
+_SLASHED_NUMBER = re.compile(r"/(\d+)(?![\w/])")
+
+
+def _slashed(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The sibling a slash names after a numbered name: "CIFAR-10/100" is CIFAR-10 and CIFAR-100 (24 corpus papers
+    gave only the first), "Kinetics-400/600"."""
+    siblings = []
+    for start, name in found:
+        slashed = _SLASHED_NUMBER.match(text, start + len(name)) if name[-1].isdigit() else None
+        if slashed:
+            siblings.append((start, re.sub(r"\d+$", slashed.group(1), name)))
+    return siblings
+
+
 def _worded(name: str) -> bool:
     """Joined to words, so a phrase rather than a name: "a new NL-to-program benchmark"."""
     return any(part.islower() for part in name.split("-")[1:])
@@ -178,6 +192,7 @@ def find_benchmarks(text: str, exclude: str | None = None, known_models: list[st
             if not _worded(item.group())
         ]
     found = outermost(found)  # one mention, once: "Oxford RobotCar datasets" is not also "RobotCar"
+    found += [(s, sibling) for s, sibling in _slashed(text, found) if benchmarks().fullmatch(sibling)]
     names = [name for _, name in sorted(found) if name not in _NOT_NAMES and name != exclude]
     skip = set(find_models(text) if known_models is None else known_models)
     return _ordered([n for n in names if n not in skip])
