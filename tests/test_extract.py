@@ -931,6 +931,10 @@ ROBOT_ABSTRACT = (
             "Multicut partitioning is NP-hard. We propose a fast heuristic solver.",
             "method",
         ),
+        # optimal rates are theory; optimal control, transport or design a method's (ICRA 2008, NIPS 2016)
+        ("Optimal gait switching for legged locomotion", "We present a controller for gait switching.", "method"),
+        ("Near Optimal Sketching of Low-Rank Tensor Regression", "We study sketching for tensor regression.", "theory"),
+        ("Optimal Rates for Stochastic Convex Optimization", "", "theory"),
         # what results are measured on is not what the paper presents (CVPR 2019)
         (
             "Probabilistic Structure from Motion with Objects",
@@ -1377,3 +1381,14 @@ def test_a_slash_after_a_numbered_benchmark_names_its_sibling():
         "PASCAL VOC 2012",
     ]
     assert find_benchmarks("a rate of L1/2 on MNIST") == ["MNIST"]
+
+
+def test_what_others_called_their_work_before_is_not_the_papers_name():
+    """UAI 2023: the name was "Parametric Task Learning", the earlier work the paper builds on."""
+    abstract = (
+        "A promising approach, called Parametric Task Learning, has paved the way in the continuum setting. "
+        "We introduce a novel approach called Infinite Task Learning."
+    )
+    assert find_name(abstract).name == "Infinite Task Learning"
+    own = "In this paper, a quadrupedal walking robot named Duke has been developed by applying passive walking."
+    assert find_name(own).name == "Duke"

@@ -137,7 +137,11 @@ _TITLE_CUES = [
     (re.compile(r"^(?:towards?\s+)?(?:re-?)?(?:evaluating|assessing|comparing)\b", re.IGNORECASE), "analysis", 1.5),
     (
         re.compile(
-            r"\b(?:bounds?|convergence|theory|theoretical|complexity|identifiability|optimal|"
+            r"\b(?:bounds?|convergence|theory|theoretical|complexity|identifiability|"
+            # optimal rates, not optimal control, transport or design (robotics and ML method titles: a blind
+            # reading of 40 of the 521 changed kinds found 25 better, 10 worse)
+            r"(?:near[- ]?|nearly\s+|minimax\s+)optimal|"
+            r"optimal\s+(?:rates?|regret|bounds?|sample|algorithms?|convergence|error)|"
             r"guarantees?|minimax|regret|(?<!prove )(?<!proving )theorems?(?! prov))\b",
             re.IGNORECASE,
         ),

@@ -63,6 +63,8 @@ _RESULTING = re.compile(
     r"achieves?|leads?|yields?|shows?|outperforms?|improves?|provides?|allows?|derived|prevents?|combines?|"
     r"demonstrates?|contains?|incorporates?|predicts?|not)\b|$)"
 )
+_PAST_WORK = re.compile(r",?\s+(?:has|have|had)\s+(?:been\s+|recently\s+|already\s+)?[a-z]+ed\b")
+_OURS = re.compile(r"\b(?:we|our|this (?:paper|work|article))\b", re.IGNORECASE)
 _WINDOW_WORDS = 8
 _DEFINITION_WORDS = 14  # a definition counts only this close after the introducing verb
 COMMON_ACRONYMS = {
@@ -280,6 +282,12 @@ def _resulting_subjects(abstract: str) -> list[str]:
     return [match.group("subject") for sentence in sentences(abstract) if (match := _RESULTING.match(sentence))]
 
 
+def _others_past_work(sentence: str, tail: str, named: re.Match[str]) -> bool:
+    """ "A promising approach, called Parametric Task Learning, has paved the way": what others did, unless the
+    authors say it is theirs ("In this paper, a … robot named Duke has been developed")."""
+    return bool(_PAST_WORK.match(tail, named.end())) and not _OURS.search(sentence)
+
+
 def _background(abstract: str) -> str:
     """The sentences before the first in which the authors introduce their work: a name they already
     use there is the field's ("cross-lingual transfer (XLT) … we propose new XLT approaches", "user
@@ -330,7 +338,7 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
             found.append((0, match.start(), short, long.strip()))
     for match in _NAMING.finditer(tail) if any(map(tail.__contains__, _NAMING_WORDS)) else ():
         name = match.group("name")
-        if _acceptable(name) and name[0].isupper():
+        if _acceptable(name) and name[0].isupper() and not _others_past_work(sentence, tail, match):
             found.append(_spelled_out(defined, (1, match.start("name"), name, None)))
     object_at = _ARTICLES.match(tail, verb_end).end()  # type: ignore[union-attr]
     phrase = _PHRASE_NAME.match(tail, object_at)
