@@ -1392,3 +1392,19 @@ def test_what_others_called_their_work_before_is_not_the_papers_name():
     assert find_name(abstract).name == "Infinite Task Learning"
     own = "In this paper, a quadrupedal walking robot named Duke has been developed by applying passive walking."
     assert find_name(own).name == "Duke"
+
+
+@pytest.mark.parametrize(
+    ("short", "long", "expansion"),
+    [
+        # a digit repeats the letter before it (AAAI 2022, AISTATS 2021): these had no long form
+        ("R2G", "the proposed algorithm, referred to as the Recursive Reasoning Graph", "Recursive Reasoning Graph"),
+        ("P3O", "we propose Penalized Proximal Policy Optimization", "Penalized Proximal Policy Optimization"),
+        # but not a verb before it, nor a digit that is a version or a "to"
+        ("I2A", "we introduce Imagination-Augmented Agents", None),
+        ("GPT4", "the model GPT4", None),
+        ("S2S", "a Speech to Speech", None),
+    ],
+)
+def test_a_digit_in_a_name_repeats_the_letter_before_it(short, long, expansion):
+    assert schwartz_hearst(short, long) == expansion

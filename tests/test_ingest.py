@@ -288,6 +288,7 @@ MADE = {
     26: "ba0575abdcbefbe71b1295ecd0fce02c64e4048b93ddae1970b72c1b159a32b2",  # not a passive "referred to as"
     27: "7872fd7f6ee44439f604f7aa322222a487942439c7bf982107eeb0510b0c33f4",  # 20 datasets, CIFAR-10/100, asides
     28: "415e3c5c93a5c990f5c13091b14b2c12033dd2287ef6fbbf450458d3de91dd8a",  # optimal rates; others' earlier work
+    29: "0ecb21c5ce555b2ea7bdab050d5a9e4ea07a49c996d22cf0b5d0ba04b547429b",  # a digit repeats the letter before it
 }
 
 

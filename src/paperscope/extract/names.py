@@ -545,20 +545,38 @@ def _before_bracket(name: str, text: str) -> bool:
 
 
 # Words that start no long form: "called connectivity-contrastive learning (CCL)"
-_NO_FIRST_WORD = {"a", "an", "the", "our", "of", "for", "and", "with", "to", "in", "on", *_NAMING_WORDS}
+_NO_FIRST_WORD = {
+    "a",
+    "an",
+    "the",
+    "our",
+    "of",
+    "for",
+    "and",
+    "with",
+    "to",
+    "in",
+    "on",
+    "introduce",
+    "propose",
+    *_NAMING_WORDS,
+}
 
 
 def schwartz_hearst(short: str, long: str) -> str | None:
     """The shortest end of `long` whose letters spell `short` in order, from a word start (Schwartz & Hearst 2003);
     but words whose initials spell it first ("Recursive Recurrent Transformer Network (RRTN)", where the letters
-    alone give "Recurrent Transformer Network"). Not for a name with a digit, whose letters are not all
-    there: "Penalized Proximal Policy Optimization (P3O)"."""
+    alone give "Recurrent Transformer Network"); a digit repeats the letter before it there ("Penalized Proximal
+    Policy Optimization (P3O)"). Letter by letter, not for a name with a digit, whose letters are not all there."""
     words = long.split()
     singular = short[:-1] if len(short) > 2 and short[-1] == "s" and short[-2].isupper() else short  # "SSCNs"
     letters = [c.lower() for c in singular if c.isalpha()]
-    initialled = words[-len(letters) :] if len(letters) > 1 and not any(c.isdigit() for c in short) else []
+    if any(c.isdigit() for c in short):  # a digit multiplies the letter before it: R2G, Recursive Reasoning Graph
+        letters = _multiplied(singular)
+    initialled = words[-len(letters) :] if len(letters) > 1 else []
     if (
-        len(initialled) == len(letters)
+        initialled
+        and len(initialled) == len(letters)
         and [w[0].lower() for w in initialled] == letters
         and initialled[0].lower() not in _NO_FIRST_WORD
     ):
@@ -580,6 +598,20 @@ def schwartz_hearst(short: str, long: str) -> str | None:
     if not found or len(found) <= len(short) or found.lower() == short.lower():
         return None
     return re.sub(r"^(?:a|an|the|our|novel|new)\s+", "", found, flags=re.IGNORECASE)
+
+
+def _multiplied(short: str) -> list[str]:
+    """The initials a name with a digit spells, each digit of 2 to 4 repeating the letter before it ("R2G": r, r,
+    g; "P3O": p, p, p, o); none for any other digit ("GPT4", "3D")."""
+    letters: list[str] = []
+    for char in short:
+        if char.isalpha():
+            letters.append(char.lower())
+        elif char in "234" and letters:
+            letters += letters[-1:] * (int(char) - 1)
+        elif char.isdigit():
+            return []
+    return letters
 
 
 def _initials_match(short: str, long: str) -> bool:
