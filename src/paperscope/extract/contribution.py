@@ -139,7 +139,7 @@ _TITLE_CUES = [
         re.compile(
             r"\b(?:bounds?|convergence|theory|theoretical|complexity|identifiability|"
             # optimal rates, not optimal control, transport or design (robotics and ML method titles: a blind
-            # reading of 40 of the 521 changed kinds found 25 better, 10 worse)
+            # reading of 40 of the ~520 changed kinds found 25 better, 10 worse)
             r"(?:near[- ]?|nearly\s+|minimax\s+)optimal|"
             r"optimal\s+(?:rates?|regret|bounds?|sample|algorithms?|convergence|error)|"
             r"guarantees?|minimax|regret|(?<!prove )(?<!proving )theorems?(?! prov))\b",

@@ -139,7 +139,7 @@ _SLASHED_NUMBER = re.compile(r"/(\d+)(?![\w/])")
 
 
 def _slashed(text: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """The sibling a slash names after a numbered name: "CIFAR-10/100" is CIFAR-10 and CIFAR-100 (24 corpus papers
+    """The sibling a slash names after a numbered name: "CIFAR-10/100" is CIFAR-10 and CIFAR-100 (28 corpus papers
     gave only the first), "Kinetics-400/600"."""
     siblings = []
     for start, name in found:

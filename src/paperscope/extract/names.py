@@ -276,9 +276,9 @@ def _named_in(naming: Iterable[str], abstract: str, raw: str) -> Name | None:
 
 
 def _resulting_subjects(abstract: str) -> list[str]:
-    """What the sentences that name what the work built say it is, without what the rest of the sentence says
-    of it: "The resulting Superpixel Sampling Network (SSN)", "The resulting estimator, which we denote MIND",
-    not "The resulting restart algorithm is tested in a Q-learning network"."""
+    """The subjects of the sentences that say what the work resulted in, without what the rest of the sentence
+    says of it: "The resulting Superpixel Sampling Network (SSN)", "The resulting estimator, which we denote
+    MIND"; not "The resulting restart algorithm is tested in a Q-learning network"."""
     return [match.group("subject") for sentence in sentences(abstract) if (match := _RESULTING.match(sentence))]
 
 
@@ -545,22 +545,7 @@ def _before_bracket(name: str, text: str) -> bool:
 
 
 # Words that start no long form: "called connectivity-contrastive learning (CCL)"
-_NO_FIRST_WORD = {
-    "a",
-    "an",
-    "the",
-    "our",
-    "of",
-    "for",
-    "and",
-    "with",
-    "to",
-    "in",
-    "on",
-    "introduce",
-    "propose",
-    *_NAMING_WORDS,
-}
+_NO_FIRST_WORD = {*"a an the our of for and with to in on introduce propose".split(), *_NAMING_WORDS}
 
 
 def schwartz_hearst(short: str, long: str) -> str | None:
