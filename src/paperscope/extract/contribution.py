@@ -270,7 +270,8 @@ def classify(abstract: str, name: str | None = None, title: str | None = None) -
         if kinds:
             scores[kinds[0]] += 2.5 if kinds[0] != "dataset" else 3.0
     scores.update(_word_cues(abstract))
-    scores["theory"] += len(_HARDNESS.findall(abstract)) if "-" in abstract else 0
+    lower = abstract.lower()
+    scores["theory"] += len(_HARDNESS.findall(abstract)) if "hard" in lower or "complete" in lower else 0
     scores["benchmark"] += len(_BENCH_NAME.findall(abstract)) if "Bench" in abstract else 0
     for pattern, kind, weight in _TITLE_CUES if title else ():
         if pattern.search(title or ""):

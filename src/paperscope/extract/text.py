@@ -49,14 +49,14 @@ _TO_USE = re.compile(rf" to {BORROWING}\b")  # what they use, not what they intr
 _OTHERS_NAMED = re.compile(r"\b(?:recently|previously|originally) (?:proposed|introduced|developed)\b[^,;]*$")
 _SUBJECT = re.compile(r"\b(?:we|this (?:paper|work|study)|our (?:work|paper)|here)\b")
 _MARKER = re.compile(
-    r"\bour (?:proposed|new)\b|\bour (?:method|approach|framework|model|system),|"
-    r"\b(?:named|called|dubbed|termed|calling)\b|"
+    r"\b(?:our (?:proposed|new)\b|our (?:method|approach|framework|model|system),|"
+    r"(?:named|called|dubbed|termed|calling)\b|"
     # not what the field calls a thing ("commonly referred to as mobile manipulation (MoMa)"), nor what a definition
     # or a passive says ("A function is referred to as a Sparse Additive Model (SPAM) if", "this is referred to as
     # cooperative localization (CL)")
-    r"(?<!commonly )(?<!generally )(?<!often )(?<!usually )(?<!typically )(?<!sometimes )(?<!widely )"
+    r"(?=refer)(?<!commonly )(?<!generally )(?<!often )(?<!usually )(?<!typically )(?<!sometimes )(?<!widely )"
     r"(?<!also )(?<!traditionally )(?<!conventionally )(?<!frequently )(?<!hereafter )"
-    r"(?<!is )(?<!are )(?<!was )(?<!were )(?<!be )(?<!been )\brefer(?:red)? to as\b"
+    r"(?<!is )(?<!are )(?<!was )(?<!were )(?<!be )(?<!been )refer(?:red)? to as\b)"
 )
 
 
