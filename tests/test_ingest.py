@@ -289,6 +289,7 @@ MADE = {
     27: "7872fd7f6ee44439f604f7aa322222a487942439c7bf982107eeb0510b0c33f4",  # 20 datasets, CIFAR-10/100, asides
     28: "415e3c5c93a5c990f5c13091b14b2c12033dd2287ef6fbbf450458d3de91dd8a",  # optimal rates; others' earlier work
     29: "0ecb21c5ce555b2ea7bdab050d5a9e4ea07a49c996d22cf0b5d0ba04b547429b",  # a digit repeats the letter before it
+    30: "01c6da60c0ab02362b45a4b0d51e0000da7e91ce8a7d4cd02fb6e0084a929ff1",  # percentages, footnotes, CSV leftovers
 }
 
 

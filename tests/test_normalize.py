@@ -1,11 +1,15 @@
 import re
+from dataclasses import replace
 from html.parser import HTMLParser
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from paperscope.extract import extract
+from paperscope.model import RawRecord, Source
 from paperscope.normalize import clean_text, names
+from paperscope.normalize.controls import scrub
 from paperscope.normalize.math import to_unicode
 
 
@@ -305,21 +309,53 @@ def test_ieee_xplores_show_more_button_is_not_part_of_the_abstract(raw, text):
     assert clean_text(raw).text == text
 
 
-def test_a_bare_percent_in_a_formula_is_a_percent_sign():
+def test_a_percentage_written_as_a_formula_is_a_percentage():
     """ECCV 2018's TextSnake "outperforms the baseline … by more than $40%$": the page showed "40" (52 corpus
-    abstracts hold such a formula)."""
-    cleaned = clean_text("by more than $40%$ in F-measure")
-    assert cleaned.text == "by more than $40%$ in F-measure"
-    assert "<mn>40</mn><mi>%</mi>" in cleaned.html
-    assert clean_text("by $5\\%$").html == clean_text("by $5%$").html
-
-
-def test_a_formula_of_a_percent_sign_alone_is_that_sign():
-    """AAAI 2022 "improves the mIoU over 7$%$": the text kept the dollars, so no claim read the 7% (12 corpus
-    abstracts)."""
+    abstracts); then the math was drawn but the text kept the dollars, so no claim read "$45\\%$" or "$62%$" (119
+    formulas); AAAI 2022 "improves the mIoU over 7$%$" (12)."""
+    cleaned = clean_text("by more than $40%$ in F-measure and by $-2.5\\,\\%$ on $1,000$ images")
+    assert cleaned.text.startswith("by more than 40% in F-measure and by -2.5% on ")
+    assert "<math" not in cleaned.html.split(" on ")[0]
     cleaned = clean_text("improves the mIoU over 7$%$ and the recall by 80$\\,\\%$ on ADE20K")
     assert cleaned.text == cleaned.html == "improves the mIoU over 7% and the recall by 80% on ADE20K"
     assert clean_text("a rate of $x%$").text == "a rate of $x%$"
+    raw = "It improves the accuracy over SMPLify by $45\\%$ on 3DPW."
+    claim = extract(None, clean_text(raw).text, raw).claims[0]
+    assert (claim.value, claim.direction) == ("45%", "improves")
+
+
+def test_a_footnote_is_kept_in_brackets():
+    """COLM 2024's MiniCPM: "models are available publicly~\\footnote{\\url{https://github.com/OpenBMB/MiniCPM}}"
+    lost its code link with the footnote (17 corpus footnotes; ECCV 2020's lost the "\\f" too, a form feed)."""
+    cleaned = clean_text("models are available publicly~\\footnote{\\url{https://github.com/OpenBMB/MiniCPM}}.")
+    assert cleaned.text == "models are available publicly (https://github.com/OpenBMB/MiniCPM)."
+    assert cleaned.urls == ["https://github.com/OpenBMB/MiniCPM"]
+    glued = "codes are publicly availableootnote{\\url{https://mks0601.github.io/DeepHandMesh/}}."
+    assert clean_text(glued).text == "codes are publicly available (https://mks0601.github.io/DeepHandMesh/)."
+    page = (
+        "problems.ootnote{project page: extcolor{magenta}{\\url{https://caizhongang.github.io/projects/MessyTable/}}}"
+    )
+    assert clean_text(page).text == "problems. (project page: https://caizhongang.github.io/projects/MessyTable/)"
+
+
+def test_a_csv_cells_closing_quote_after_the_last_sentence_goes():
+    """ECCV 2020's list ends 1,321 of its 1,358 abstracts with a lone quote."""
+    assert clean_text('… of computer vision pipelines."').text == "… of computer vision pipelines."
+    assert clean_text('It is "well known."').text == 'It is "well known."'
+    assert clean_text('curves, including ones displaying ”phase transitions."').text.endswith('transitions."')
+
+
+def test_the_end_of_a_title_glued_before_the_abstract_goes():
+    """ECCV 2020's list split 22 titles at their first comma: the abstract began with the title's rest."""
+    title = "3D Bird Reconstruction: a Dataset, Model, and Shape Recovery from a Single View"
+    raw = RawRecord(
+        title=title,
+        abstract='Model, and Shape Recovery from a Single View","Automated capture of animal pose is transforming …',
+        source=Source("eccv2020.json", 2, "ECCV 2020", "paperlist"),
+    )
+    assert scrub(raw).abstract == "Automated capture of animal pose is transforming …"
+    quoted = 'e.g., "Corolla is a kind of Car","Wheel is a part of Car") and labels instances'
+    assert scrub(replace(raw, title="NEIL: Extracting Visual Knowledge", abstract=quoted)).abstract == quoted
 
 
 def test_a_field_written_as_a_csv_cell_loses_its_quotes():

@@ -7,6 +7,7 @@ import re
 from dataclasses import fields, replace
 
 from paperscope.model import RawRecord
+from paperscope.normalize.glued_title import without_title_tail
 from paperscope.normalize.names import clean_authors
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -17,7 +18,8 @@ def strip_controls(text: str) -> str:
 
 
 def scrub(record: RawRecord) -> RawRecord:
-    """The record with control characters gone from every text, and one person per author entry."""
+    """The record with control characters gone from every text, one person per author entry, and no end of
+    the title glued before the abstract."""
     changes: dict[str, object] = {}
     for item in fields(record):
         value = getattr(record, item.name)
@@ -28,4 +30,7 @@ def scrub(record: RawRecord) -> RawRecord:
         elif isinstance(value, dict):
             changes[item.name] = {k: strip_controls(v) for k, v in value.items()}
     changes["authors"] = clean_authors(changes["authors"])  # type: ignore[arg-type]
+    title, abstract = changes.get("title"), changes.get("abstract")
+    if isinstance(title, str) and isinstance(abstract, str):
+        changes["abstract"] = without_title_tail(title, abstract)
     return replace(record, **changes)

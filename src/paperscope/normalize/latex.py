@@ -31,7 +31,7 @@ _CONTEXT.add_context_category(
 _TO_TEXT = LatexNodes2Text(latex_context=None, math_mode="verbatim", strict_latex_spaces=False)
 
 _EMPHASIS = {"textbf": "**", "textit": "*", "emph": "*", "textsl": "*", "underline": "*"}
-_PLAIN = {"textrm", "textsf", "texttt", "textsc", "textnormal", "text", "mbox", "textup", "textmd"}
+_PLAIN = {"textrm", "textsf", "texttt", "textsc", "textnormal", "text", "mbox", "textup", "textmd", "textcolor"}
 _DROPPED = {
     "cite",
     "citep",
@@ -39,7 +39,6 @@ _DROPPED = {
     "ref",
     "eqref",
     "label",
-    "footnote",
     "em",
     "it",
     "bf",
@@ -92,7 +91,8 @@ _SINGLE_QUOTED = re.compile(r"(?<![`\w])`(?!`)([^`'\n]{1,200}?)'(?![\w'])")
 # and a carriage return reach here: an ingest removes the other control characters first (controls.scrub).
 _ESCAPED_LETTERS = {"\t": "t", "\r": "r"}
 _ESCAPED_MACRO = re.compile(r"([\t\r])([A-Za-z]+)")
-_LOST_BEFORE_BRACE = dict.fromkeys(["ext", "extbf", "extit", "extrm", "extsf", "exttt"], "t") | {"oldsymbol": "b"}
+_LOST_BEFORE_BRACE = dict.fromkeys(["ext", "extbf", "extit", "extrm", "extsf", "exttt", "extcolor", "oldsymbol"], "t")
+_LOST_BEFORE_BRACE["oldsymbol"] = "b"
 _LOST_IN_MATH = {"imes": "t", "ightarrow": "r", "au": "t", "heta": "t", "ho": "r", "ilde": "t", "abla": "n", "rac": "f"}
 # The space that took the control character's place goes too where it follows a brace or a dollar
 _LOST_ESCAPE = re.compile(
@@ -100,6 +100,9 @@ _LOST_ESCAPE = re.compile(
     rf"(?P<fragment>(?:{'|'.join(_LOST_BEFORE_BRACE)})(?=\{{)"
     rf"|(?<=[$({{] )(?:{'|'.join(_LOST_IN_MATH)})(?=\s?[$)}}_^{{]))"
 )
+
+# "\\f" of "\\footnote" is a form feed, which ingest removes (controls.scrub): "availableootnote{\\url{…}}"
+_LOST_FOOTNOTE = re.compile(r"(?<![\\f])ootnote(?=\{)")
 
 
 def restore_escaped_macros(text: str) -> str:
@@ -122,6 +125,8 @@ def restore_escaped_macros(text: str) -> str:
     # of clean_text's time
     if "{" in text or "$ " in text or "( " in text:
         text = _LOST_ESCAPE.sub(restore_lost, text)
+    if "ootnote{" in text:
+        text = _LOST_FOOTNOTE.sub(r"\\footnote", text)
     return text
 
 
@@ -301,6 +306,8 @@ def _macro(node: LatexMacroNode, args: list[list[LatexNode]], problems: list[str
         return f"{mark}{texts[-1]}{mark}"
     if name in _PLAIN and texts:
         return texts[-1]
+    if name == "footnote":  # often the code's link: "available\\footnote{\\url{https://github.com/…}}"
+        return f" ({texts[-1].strip()})" if texts and texts[-1].strip() else ""
     if name in _DROPPED:
         return ""
     if name in _ABBREVIATIONS:
