@@ -1408,3 +1408,74 @@ def test_what_others_called_their_work_before_is_not_the_papers_name():
 )
 def test_a_digit_in_a_name_repeats_the_letter_before_it(short, long, expansion):
     assert schwartz_hearst(short, long) == expansion
+
+
+@pytest.mark.parametrize(
+    ("abstract", "name", "expansion"),
+    [
+        # the work as the subject, named after a comma (IROS 2012, CoRL 2024)
+        (
+            "A method for reciprocal collision avoidance is presented. The proposed algorithm, bicycle reciprocal "
+            "collision avoidance (B-ORCA), has similar properties as ORCA.",
+            "B-ORCA",
+            None,
+        ),
+        (
+            "We evaluate the resulting approach, Perceive with Confidence (PwC), on real robots.",
+            "PwC",
+            "Perceive with Confidence",
+        ),
+        # but not a known thing the method uses (IROS 2010)
+        (
+            "In the proposed method, the Sequential Quadratic Programming (SQP) is used to solve the problem.",
+            None,
+            None,
+        ),
+        # a short form of a word and an acronym (CVPR 2017, NIPS 2010)
+        (
+            "We propose a new Perceptual Generative Adversarial Network (Perceptual GAN) model for small objects.",
+            "Perceptual GAN",
+            "Perceptual Generative Adversarial Network",
+        ),
+        (
+            "We propose tiled convolution neural networks (Tiled CNNs), which tile.",
+            "Tiled CNNs",
+            "tiled convolution neural networks",
+        ),
+        # an order's argument is no name (ICRA 2012: "O(L3)" is L cubed)
+        ("We introduce the policy nearest neighbor or none, a policy with computational complexity O(L3).", None, None),
+        # a long form stays in its sentence (AISTATS 2022: "each region. We first introduce a new active learning …")
+        (
+            "A distinct hypothesis is learned for each region. We first introduce a new active learning algorithm "
+            "(EIWAL), which is an enhanced version of the IWAL algorithm.",
+            "EIWAL",
+            None,
+        ),
+        (
+            "We present the Candidates vs. Noises Estimation (CANE), which scales.",
+            "CANE",
+            "Candidates vs. Noises Estimation",
+        ),
+    ],
+)
+def test_names_the_audit_of_stop_53_found_missed_or_wrong(abstract, name, expansion):
+    found = find_name(abstract)
+    assert (found and found.name, found and found.expansion) == (name, expansion)
+
+
+def test_benchmarks_and_models_the_audit_of_stop_53_found_missing():
+    assert find_benchmarks("The experimental results on CIFAR-10, MNIST, and FMNIST show it.") == [
+        "CIFAR-10",
+        "MNIST",
+        "FMNIST",
+    ]
+    assert find_benchmarks("on the challenging Tsinghua-Tencent 100K and the ICDAR 2015 benchmarks") == [
+        "Tsinghua-Tencent 100K",
+        "ICDAR 2015",
+    ]
+    assert find_benchmarks("on the text8 and Hutter Prize datasets and on Stanford Dogs") == [
+        "text8",
+        "Hutter Prize",
+        "Stanford Dogs",
+    ]
+    assert find_models("an improvement over SMPLify (45%) and the YoloV3 detector") == ["SMPLify", "YoloV3"]

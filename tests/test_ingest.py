@@ -290,6 +290,7 @@ MADE = {
     28: "415e3c5c93a5c990f5c13091b14b2c12033dd2287ef6fbbf450458d3de91dd8a",  # optimal rates; others' earlier work
     29: "0ecb21c5ce555b2ea7bdab050d5a9e4ea07a49c996d22cf0b5d0ba04b547429b",  # a digit repeats the letter before it
     30: "01c6da60c0ab02362b45a4b0d51e0000da7e91ce8a7d4cd02fb6e0084a929ff1",  # percentages, footnotes, CSV leftovers
+    31: "6bfd58e63393dc0e5ad78842748f07e50b7ad3c07cf50d6f8fd2d3f9f2033b6f",  # names as subjects; code said; 43 datasets
 }
 
 

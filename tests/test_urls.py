@@ -67,6 +67,24 @@ def test_code_links_are_split_from_other_links_without_repeats():
     assert (code, other) == (["https://anonymous.4open.science/r/G-Refer", "https://git.io/JvQ0k"], [])
 
 
+def test_a_link_the_abstract_says_holds_the_code_is_a_code_link_on_any_host():
+    """WACV 2022's X-MIR: "The source code is publicly available at: https://gitlab.kitware.com/…" was an other
+    link, as were 320 such links of the corpus on self-hosted GitLabs, project pages and university sites."""
+    text = (
+        "The source code is publicly available at: https://gitlab.kitware.com/brianhhu/x-mir. We extend the DRAGON "
+        "(https://dragon-tutorial.readthedocs.io/en/latest/) package. Code and videos are at https://v-gps.github.io. "
+        "We make all code available: https://github.com/a/kid-review as well as the system: http://nlpeer.reviews."
+    )
+    cleaned = clean_text(text)
+    code, other = split_links(cleaned.urls, cleaned.text)
+    assert code == ["https://gitlab.kitware.com/brianhhu/x-mir", "https://github.com/a/kid-review"]
+    assert other == [
+        "https://dragon-tutorial.readthedocs.io/en/latest/",
+        "https://v-gps.github.io",
+        "http://nlpeer.reviews",
+    ]
+
+
 def test_a_list_field_naming_several_links_gives_each():
     fields = {
         "https://github.com/a/b; https://github.com/a/c": ["https://github.com/a/b", "https://github.com/a/c"],

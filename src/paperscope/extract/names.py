@@ -14,13 +14,16 @@ from dataclasses import dataclass
 
 from paperscope.extract.lexicon import benchmarks, eponyms, fields, models
 from paperscope.extract.text import BORROWING, after, find_cue, intro_sentences, sentences
+from paperscope.normalize.sentences import SENTENCE_END
 
 _TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*\+{0,2}"  # "multiPPI++"
 # A name-like word: two capitals, or a capital and a digit (NEMO, SteER, LiftQuant, SE-RRMs), not a plain word.
 _NAMEY = re.compile(r"^(?=(?:.*[A-Z]){2}|.*[A-Z].*\d|.*\d.*[A-Z])" + _TOKEN + "$")
 _CAPITALISED = r"[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*"
 _PHRASE_NAME = re.compile(rf"(?P<name>{_CAPITALISED}(?:\s+{_CAPITALISED}){{0,2}}),\s*(?:a|an|the|which)\b")
-_PARENTHESISED = re.compile(rf"\((?P<short>{_TOKEN})\)")
+# a short form of a word and an acronym: "(Perceptual GAN)", "(Tiled CNNs)", "(Kernel DRO)"
+_WORD_AND_ACRONYM = re.compile(rf"[A-Z][a-z]+ (?=[A-Z]{{2}}){_TOKEN}")
+_PARENTHESISED = re.compile(rf"\((?P<short>(?:[A-Z][a-z]+ (?=[A-Z]{{2}}))?{_TOKEN})\)")
 _LONG_FORM_CHARS = 160
 _DEFINED_BEFORE = re.compile(rf"(?<![\w-])(?P<short>{_TOKEN})\s*\((?P<long>[^()]{{3,120}})\)")
 _NAMING_WORDS = ("named", "called", "dubbed", "termed", "calling")
@@ -31,6 +34,7 @@ _NAMING = re.compile(
 )
 _OPENING = re.compile(r"\s*\(")
 _WORD = re.compile(rf"(?<![\w-])({_TOKEN})(?![\w/-])")  # not a link's user: "github.com/BenjaminCoupry/repo"
+_ARGUMENT = re.compile(r"(?<!\w)[A-Za-zΩΘ]\($")  # a function's, or an order's: "O(N2)", "f(x)"
 _WORDS_OF = re.compile(r"[^\w+-]+")  # what separates the words of a long form
 # Around an acronym, what makes it a known thing the paper uses, not its own: "the PnP problem", "previous
 # CAC methods", "a Hidden Markov Model (HMM) based …", "so-called teacher-student (T-S) DNN".
@@ -322,7 +326,7 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
         if (
             near
             and _acceptable(short, known=expansion is not None)
-            and _NAMEY.match(short)
+            and (_NAMEY.match(short) or (expansion and _WORD_AND_ACRONYM.fullmatch(short)))
             and not _known_thing(tail, start, position + len(short))
         ):
             found.append((0, position, short, expansion))
@@ -352,6 +356,8 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
             break
         token = match.group(1)
         if _after_preposition(tail[: match.start(1)]):  # "a method for MMT": MMT is the task
+            continue
+        if _ARGUMENT.search(tail, 0, match.start(1)):  # "complexity O(L3)": L cubed
             continue
         if token in others:
             continue
@@ -516,8 +522,11 @@ def definitions(text: str) -> list[tuple[int, str, str]]:
     nearest bracket or clause mark, as Schwartz and Hearst do."""
     found = []
     for match in _PARENTHESISED.finditer(text):
+        if _ARGUMENT.search(text, 0, match.start() + 1):
+            continue
         before = text[max(0, match.start() - _LONG_FORM_CHARS) : match.start()]
-        cut = max(before.rfind(c) for c in "();:")
+        ends = [end.start() for end in SENTENCE_END.finditer(before) if before[end.end() : end.end() + 1].isupper()]
+        cut = max(*(before.rfind(c) for c in "();:"), *ends[-1:])  # a long form is in one sentence
         found.append((match.start("short"), match.group("short"), before[cut + 1 :].strip()))
     return found
 

@@ -28,6 +28,8 @@ _STEMS = (
     "offer",
     "refer",
     "our ",
+    "the resulting ",
+    "the new ",
 )
 # "We propose X", "this paper introduces X", "our proposed X", "named X". Matched on lower-cased text,
 # verb first and then its subject: one lazy pattern for both was the slowest step of extraction.
@@ -50,6 +52,12 @@ _OTHERS_NAMED = re.compile(r"\b(?:recently|previously|originally) (?:proposed|in
 _SUBJECT = re.compile(r"\b(?:we|this (?:paper|work|study)|our (?:work|paper)|here)\b")
 _MARKER = re.compile(
     r"\b(?:our (?:proposed|new)\b|our (?:method|approach|framework|model|system),|"
+    # the work as a sentence's subject, named after a comma: "The proposed algorithm, bicycle reciprocal collision
+    # avoidance (B-ORCA), has …", "We evaluate the resulting approach, Perceive with Confidence (PwC), …"
+    r"(?=the )(?<!in )(?<!of )(?<!on )(?<!to )(?<!by )(?<!with )(?<!for )(?<!from )(?<!under )"
+    r"the (?:proposed|resulting|new) (?:[\w-]+ ){0,3}?(?:method|algorithm|approach|framework|model|system|technique|"
+    r"scheme|network|architecture|controller|planner|estimator|strategy|policy|robot|device),"
+    r"(?= (?:called |named )?[^,;()]{3,100}\([\w-]+\)| [a-z]*[A-Z][\w-]*[A-Z][\w-]*,)|"
     r"(?:named|called|dubbed|termed|calling)\b|"
     # not what the field calls a thing ("commonly referred to as mobile manipulation (MoMa)"), nor what a definition
     # or a passive says ("A function is referred to as a Sparse Additive Model (SPAM) if", "this is referred to as
