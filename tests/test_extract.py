@@ -1442,6 +1442,12 @@ def test_a_digit_in_a_name_repeats_the_letter_before_it(short, long, expansion):
             "Tiled CNNs",
             "tiled convolution neural networks",
         ),
+        # but not a field's acronym with a word before it (CVPR 2018, a blind reading of the rule above)
+        (
+            "We propose a novel probabilistic model for visual question answering (Visual QA). The key idea is this.",
+            None,
+            None,
+        ),
         # an order's argument is no name (ICRA 2012: "O(L3)" is L cubed)
         ("We introduce the policy nearest neighbor or none, a policy with computational complexity O(L3).", None, None),
         # a long form stays in its sentence (AISTATS 2022: "each region. We first introduce a new active learning …")
