@@ -292,6 +292,7 @@ MADE = {
     30: "01c6da60c0ab02362b45a4b0d51e0000da7e91ce8a7d4cd02fb6e0084a929ff1",  # percentages, footnotes, CSV leftovers
     31: "6bfd58e63393dc0e5ad78842748f07e50b7ad3c07cf50d6f8fd2d3f9f2033b6f",  # names as subjects; code said; 43 datasets
     32: "8fe03bcc8d309315ac79afec40b06feb492a0ae1f2a4b018a68eca7dcd42bd9b",  # a field's acronym with a word is no name
+    33: "87acea7281f692acde17f4dfa79d95dda16d67b9a32ea0f8c2b40771ec21b426",  # a PDF's unmapped glyphs
 }
 
 

@@ -370,3 +370,22 @@ def test_a_field_written_as_a_csv_cell_loses_its_quotes():
     )
     # quotes an author wrote are kept
     assert clean_text('"Quoted" words and "more"').text == '"Quoted" words and "more"'
+
+
+def test_a_pdfs_unmapped_glyphs_are_the_characters_they_stand_for():
+    """1,604 NIPS titles and abstracts (1987–2007) held 4,528 "(cid:173)" soft hyphens at line breaks, splitting
+    words ("ex(cid:173) hibits") in the text, the search index and claims; and TeX's ligatures and math letters
+    by their number."""
+    assert clean_text("an algorithm that inte(cid:173) grates over a history(cid:173) dependent model").text == (
+        "an algorithm that integrates over a history-dependent model"
+    )
+    assert clean_text("a large-margin classi(cid:12)er with stable (cid:12)xed points").text == (
+        "a large-margin classifier with stable fixed points"
+    )
+    assert clean_text("a parameter (cid:11) sets the e(cid:11)ective rate of the coe(cid:14)cients").text == (
+        "a parameter α sets the effective rate of the coefficients"
+    )
+    assert clean_text("block (cid:96)1/(cid:96)2 and soft (cid:15)-tubes, a (cid:147)picky(cid:148) one").text == (
+        "block ℓ1/ℓ2 and soft ε-tubes, a “picky” one"
+    )
+    assert clean_text("a glyph (cid:246) no font tells").text == "a glyph (cid:246) no font tells"

@@ -26,6 +26,7 @@ from paperscope.normalize.latex import (
     restore_escaped_macros,
 )
 from paperscope.normalize.math import MATH
+from paperscope.normalize.pdf_glyphs import replace_glyphs
 from paperscope.normalize.urls import URL_RE, clean_url, repair_broken_hosts, strip_trailing
 
 _MARKDOWN = MarkdownIt("zero").enable(["emphasis", "link", "backticks", "escape", "entity"])
@@ -82,7 +83,7 @@ def clean_text(raw: str | None) -> CleanText:
     """Clean one field. Never raises: what cannot be converted is kept as written and reported."""
     if not raw:
         return CleanText("", "")
-    text, repaired = repair_broken_hosts(_unquoted(fold(restore_escaped_macros(raw))))
+    text, repaired = repair_broken_hosts(_unquoted(fold(restore_escaped_macros(replace_glyphs(raw)))))
     if text.endswith("Show More"):
         text = _SHOW_MORE.sub(lambda cut: "…" if cut.group(1) else "", text)
     kept = _Protected()
