@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from paperscope.extract import extract
 from paperscope.extract.claims import find_claims
+from paperscope.extract.contribution import classify
 from paperscope.extract.entities import find_benchmarks, find_models
 from paperscope.extract.names import Name, find_name, schwartz_hearst
 from paperscope.extract.text import sentences
@@ -814,7 +815,6 @@ def test_a_vision_models_v_and_a_size_under_one_billion_are_the_models_name():
 
 def test_a_tool_or_a_demo_a_paper_presents_is_a_system():
     """NAACL 2024: "we present OpinionGPT, a web demo in which users can ask questions" was a method."""
-    from paperscope.extract.contribution import classify
 
     demo = "To this end, we present OpinionGPT, a web demo in which users can ask questions and select biases."
     assert classify(demo, "OpinionGPT") == "system"
@@ -1485,3 +1485,18 @@ def test_benchmarks_and_models_the_audit_of_stop_53_found_missing():
         "Stanford Dogs",
     ]
     assert find_models("an improvement over SMPLify (45%) and the YoloV3 detector") == ["SMPLify", "YoloV3"]
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        # CVPR 2013: a method no noun of the list named, so one "we prove" made it theory
+        "We present a novel solution to compute the relative pose of a generalized camera. We prove that our "
+        "iterative scheme converges.",
+        # ECCV 2020: "we find" made it analysis
+        "We propose a novel cross-domain mixup scheme for few-shot learning. We find that it outperforms existing "
+        "state-of-the-arts.",
+    ],
+)
+def test_a_method_called_a_solution_or_a_scheme_is_a_method(abstract):
+    assert classify(abstract) == "method"

@@ -39,6 +39,20 @@ _NOUNS = {
     "procedure": "method",
     "paradigm": "method",
     "module": "method",
+    # what else a method is called after "we propose/present" (CVPR 2013: "we present a novel solution to compute
+    # the relative pose", ECCV 2020: "a novel cross-domain mixup scheme"), so that a stray theory or study cue
+    # elsewhere does not decide the kind alone
+    "scheme": "method",
+    "solution": "method",
+    "estimator": "method",
+    "controller": "method",
+    "planner": "method",
+    "detector": "method",
+    "tracker": "method",
+    "descriptor": "method",
+    "solver": "method",
+    "classifier": "method",
+    "regularizer": "method",
 }
 _APPOSITIVE = re.compile(
     r",\s+(?:a|an|the)\s+(?:[^\s,.]+\s+){0,4}?(?P<noun>" + "|".join(_NOUNS) + r")\b", re.IGNORECASE
