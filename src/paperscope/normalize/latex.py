@@ -91,8 +91,10 @@ _SINGLE_QUOTED = re.compile(r"(?<![`\w])`(?!`)([^`'\n]{1,200}?)'(?![\w'])")
 # and a carriage return reach here: an ingest removes the other control characters first (controls.scrub).
 _ESCAPED_LETTERS = {"\t": "t", "\r": "r"}
 _ESCAPED_MACRO = re.compile(r"([\t\r])([A-Za-z]+)")
-_LOST_BEFORE_BRACE = dict.fromkeys(["ext", "extbf", "extit", "extrm", "extsf", "exttt", "extcolor", "oldsymbol"], "t")
-_LOST_BEFORE_BRACE["oldsymbol"] = "b"
+_LOST_BEFORE_BRACE = {
+    "oldsymbol": "b",
+    **dict.fromkeys(["ext", "extbf", "extit", "extrm", "extsf", "exttt", "extcolor"], "t"),
+}
 _LOST_IN_MATH = {"imes": "t", "ightarrow": "r", "au": "t", "heta": "t", "ho": "r", "ilde": "t", "abla": "n", "rac": "f"}
 # The space that took the control character's place goes too where it follows a brace or a dollar
 _LOST_ESCAPE = re.compile(
