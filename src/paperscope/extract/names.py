@@ -22,8 +22,9 @@ _NAMEY = re.compile(r"^(?=(?:.*[A-Z]){2}|.*[A-Z].*\d|.*\d.*[A-Z])" + _TOKEN + "$
 _CAPITALISED = r"[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*"
 _PHRASE_NAME = re.compile(rf"(?P<name>{_CAPITALISED}(?:\s+{_CAPITALISED}){{0,2}}),\s*(?:a|an|the|which)\b")
 # a short form of a word and an acronym: "(Perceptual GAN)", "(Tiled CNNs)", "(Kernel DRO)"
-_WORD_AND_ACRONYM = re.compile(rf"[A-Z][a-z]+ (?=[A-Z]{{2}}){_TOKEN}")
-_PARENTHESISED = re.compile(rf"\((?P<short>(?:[A-Z][a-z]+ (?=[A-Z]{{2}}))?{_TOKEN})\)")
+_WORD_BEFORE_ACRONYM = r"[A-Z][a-z]+ (?=[A-Z]{2})"
+_WORD_AND_ACRONYM = re.compile(_WORD_BEFORE_ACRONYM + _TOKEN)
+_PARENTHESISED = re.compile(rf"\((?P<short>(?:{_WORD_BEFORE_ACRONYM})?{_TOKEN})\)")
 _LONG_FORM_CHARS = 160
 _DEFINED_BEFORE = re.compile(rf"(?<![\w-])(?P<short>{_TOKEN})\s*\((?P<long>[^()]{{3,120}})\)")
 _NAMING_WORDS = ("named", "called", "dubbed", "termed", "calling")

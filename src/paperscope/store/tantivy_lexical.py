@@ -34,7 +34,7 @@ from paperscope.store.dialect import SQLITE, Dialect
 
 _COLUMNS = ", ".join(lexical.COLUMNS)
 BATCH = 500
-REBUILD_SHARE = 0.1  # of the index's documents changed at once, beyond which it is built again
+REBUILD_SHARE = 0.1  # of the index's documents replaced at once, beyond which it is built again
 T = TypeVar("T")
 CACHE_VARIABLE = "PAPERSCOPE_CACHE"
 
@@ -294,13 +294,15 @@ class IndexBeside:
     def _replaced(self, changed: int) -> int:
         """Of the rows changed since the index's position, about how many it holds: the rest were added."""
         assert self.index is not None
-        added = self.store._one("SELECT count(*) FROM papers")[0] - self.index.count()  # type: ignore[index]
-        return changed - max(0, added)
+        return changed - max(0, self._papers() - self.index.count())
 
     def _count_differs(self) -> bool:
         """The index does not hold one document per paper (a half-deleted folder, another library's index)."""
         assert self.index is not None
-        return self.index.count() != self.store._one("SELECT count(*) FROM papers")[0]  # type: ignore[index]
+        return self.index.count() != self._papers()
+
+    def _papers(self) -> int:
+        return self.store._one("SELECT count(*) FROM papers")[0]  # type: ignore[index]
 
     def _opened(self) -> LexicalIndex:
         folder = self.store.lexical_folder()
