@@ -49,7 +49,10 @@ BORROWING = (
 _TO_USE = re.compile(rf" to {BORROWING}\b")  # what they use, not what they introduce
 # "A recently proposed method called DeepReach": another's work, named.
 _OTHERS_NAMED = re.compile(r"\b(?:recently|previously|originally) (?:proposed|introduced|developed)\b[^,;]*$")
-_SUBJECT = re.compile(r"\b(?:we|this (?:paper|work|study)|our (?:work|paper)|here)\b")
+_SUBJECTS = ("we", "this ", "our ", "here")  # what a subject holds, as substrings: tested before the pattern
+# \bwe|\bthis (…), written with each word's first letter ahead of the check that no letter precedes it: a pattern
+# that begins with letters lets `re` skip to where one of them stands, one that begins with \b tries every place
+_SUBJECT = re.compile(r"(?:w(?<!\w.)e|t(?<!\w.)his (?:paper|work|study)|o(?<!\w.)ur (?:work|paper)|h(?<!\w.)ere)\b")
 _MARKER = re.compile(
     r"\b(?:our (?:proposed|new)\b|our (?:method|approach|framework|model|system),|"
     # the work as a sentence's subject, named after a comma: "The proposed algorithm, bicycle reciprocal collision
@@ -66,6 +69,11 @@ _MARKER = re.compile(
     r"(?<!also )(?<!traditionally )(?<!conventionally )(?<!frequently )(?<!hereafter )"
     r"(?<!is )(?<!are )(?<!was )(?<!were )(?<!be )(?<!been )refer(?:red)? to as\b)"
 )
+
+# What a marker holds, as substrings: tested before the pattern, which tries its lookbehinds at every place
+_MARKERS = (
+    "our ", "the proposed ", "the resulting ", "the new ", "named", "called", "dubbed", "termed", "calling", "refer",
+)  # fmt: skip
 
 
 @lru_cache(maxsize=16)  # several extractors ask for the sentences of the same abstract in turn
@@ -85,14 +93,17 @@ def find_cue(sentence: str) -> tuple[int, int] | None:
     if len(lower) != len(sentence):  # a few Unicode letters change length when lower-cased
         lower = "".join(c.lower() if len(c.lower()) == 1 else c for c in sentence)
     found = []
-    for verb in _VERB.finditer(lower):
+    # A subject and a verb after it; the sentence's subjects are found once, in one pass. (A subject ends with a
+    # word's letter, a verb begins one after a non-letter, so a subject before a verb is one of these.)
+    subjects = [m.span() for m in _SUBJECT.finditer(lower)] if any(map(lower.__contains__, _SUBJECTS)) else []
+    for verb in _VERB.finditer(lower) if subjects else ():
         if _BY_SOMEONE.match(lower, verb.end()) or _TO_USE.match(lower, verb.end()):
             continue  # "the contribution introduced by textual cues", "we propose to use SVIn2": not theirs
-        subjects = list(_SUBJECT.finditer(lower, 0, verb.start()))
-        if subjects and ";" not in lower[subjects[-1].end() : verb.start()]:
-            found.append((subjects[-1].start(), verb.end()))
+        before = [subject for subject in subjects if subject[1] <= verb.start()]
+        if before and ";" not in lower[before[-1][1] : verb.start()]:
+            found.append((before[-1][0], verb.end()))
             break
-    marker = _MARKER.search(lower)
+    marker = _MARKER.search(lower) if any(map(lower.__contains__, _MARKERS)) else None
     if marker and not _OTHERS_NAMED.search(lower, 0, marker.start()):
         found.append((marker.start(), marker.end()))
     return min(found) if found else None
