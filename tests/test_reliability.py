@@ -142,11 +142,6 @@ def test_the_ingest_workers_collect_cycles_though_the_ingest_turned_the_collecto
         assert pool.submit(gc.isenabled).result()
 
 
-def test_the_workers_give_way_to_the_process_that_writes_what_they_make():
-    with workers.pool(1) as pool:
-        assert pool.submit(os.nice, 0).result() == os.nice(0) + workers.NICENESS
-
-
 @pytest.mark.slow
 def test_embedding_killed_at_any_moment_keeps_whole_batches(tmp_path):
     assert COMMIT_EVERY % FIRST_BATCHES == 0  # so every sum of whole batches is a multiple of FIRST_BATCHES

@@ -19,10 +19,6 @@ from concurrent.futures import ProcessPoolExecutor
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 CHECK_EVERY = 0.5  # seconds
-# The workers yield the processor to the process that started them, which writes what they make: on 2 cores an
-# ingest's writer, sharing them with two workers, had ~2/3 of one and was the critical path (the whole corpus:
-# 69 s, its stages 59 s of it); first served, it takes ~1 and the ingest ends when the work does.
-NICENESS = 5
 
 
 def processes() -> int:
@@ -36,15 +32,13 @@ def pool(workers: int) -> ProcessPoolExecutor:
 
 
 def _start(parent: int) -> None:
-    """A pool worker's initializer: it ends with `parent`, gives way to it (NICENESS), and its cycle collector runs.
+    """A pool worker's initializer: it ends with `parent`, and its cycle collector runs.
 
     A forked worker inherits an ingest's disabled collector; without it, every chunk of records that
     a cycle held stayed in memory (pylatexenc's parse errors leave one: 0.5 GB a worker by 370k
     records). What the worker inherited is frozen, so that collections leave those pages shared.
     """
     die_with(parent)
-    if hasattr(os, "nice"):  # not on Windows
-        os.nice(NICENESS)
     gc.freeze()
     gc.enable()
 
