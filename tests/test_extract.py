@@ -1500,3 +1500,14 @@ def test_benchmarks_and_models_the_audit_of_stop_53_found_missing():
 )
 def test_a_method_called_a_solution_or_a_scheme_is_a_method(abstract):
     assert classify(abstract) == "method"
+
+
+def test_a_citations_key_is_neither_the_papers_name_nor_a_benchmark():
+    """The keys a cleaned abstract shows for its citations (aistats2021, nips2015, nips2014 in the corpus)."""
+    built_on = "We build on a result by [DBLP:journals/corr/abs-2006-04787] that showed noise tolerance of learners."
+    assert find_name(built_on) is None
+    introduced = "We propose a feature map based on a theory introduced in [AnselmiLRMTP13]. It is group invariant."
+    assert find_name(introduced) is None
+    tasks = "Semantic matching is central to many tasks [bordes2014semantic, RetrievalQA]. We test on RetrievalQA."
+    assert find_benchmarks(tasks) == ["RetrievalQA"]  # named once in a citation, once as the data
+    assert find_benchmarks("Semantic matching is central to many tasks [bordes2014semantic, RetrievalQA].") == []

@@ -338,6 +338,15 @@ def test_a_footnote_is_kept_in_brackets():
     assert clean_text(page).text == "problems. (project page: https://caizhongang.github.io/projects/MessyTable/)"
 
 
+def test_a_citation_shows_its_keys():
+    """Dropped, a citation left "the synthetic control example of , and Brexit" (61 corpus abstracts)."""
+    cited = "the legislation example of \\citet{Abadie2010}, and the work~\\citep{Li_2021, Hu17} showed"
+    assert clean_text(cited).text == "the legislation example of [Abadie2010], and the work [Li_2021, Hu17] showed"
+    assert clean_text("as in \\cite[Thm. 2]{smith}.").text == "as in [smith]."
+    # unclosed (NIPS 2016): the key as written, not "[{]Proc:OneHash"
+    assert clean_text("schemes \\cite{Proc:OneHash").text == "schemes Proc:OneHash"
+
+
 def test_a_csv_cells_closing_quote_after_the_last_sentence_goes():
     """ECCV 2020's list ends 1,321 of its 1,358 abstracts with a lone quote."""
     assert clean_text('… of computer vision pipelines."').text == "… of computer vision pipelines."

@@ -169,6 +169,16 @@ def find_models(text: str, exclude: str | None = None) -> list[str]:
     )
 
 
+# A citation's keys as the cleaner shows them: "tasks [bordes2014semantic, RetrievalQA]."
+_CITATION = re.compile(r"\[[\w:./-]+(?:, [\w:./-]+)*\](?!\()")
+
+
+def _cited(text: str, at: int) -> bool:
+    """Whether a name found at `at` is a key of a citation (which a benchmark's name may be, "RetrievalQA")."""
+    opening = text.rfind("[", 0, at + 1)
+    return opening >= 0 and bool((group := _CITATION.match(text, opening)) and group.end() > at)
+
+
 def find_benchmarks(text: str, exclude: str | None = None, known_models: list[str] | None = None) -> list[str]:
     """Benchmarks named in the text, with the variant a suffix names ("ImageNet-LT"), and a model's name
     called a dataset ("the Alpaca dataset"); models (found already, or found here) are not benchmarks,
@@ -193,6 +203,6 @@ def find_benchmarks(text: str, exclude: str | None = None, known_models: list[st
         ]
     found = outermost(found)  # one mention, once: "Oxford RobotCar datasets" is not also "RobotCar"
     found += [(s, sibling) for s, sibling in _slashed(text, found) if benchmarks().fullmatch(sibling)]
-    names = [name for _, name in sorted(found) if name not in _NOT_NAMES and name != exclude]
+    names = [name for at, name in sorted(found) if name not in _NOT_NAMES and name != exclude and not _cited(text, at)]
     skip = set(find_models(text) if known_models is None else known_models)
     return _ordered([n for n in names if n not in skip])

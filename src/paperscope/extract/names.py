@@ -379,7 +379,7 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
 
 
 def _after_preposition(text: str) -> bool:
-    words = text.split()
+    words = text.rstrip("[").split()  # "introduced in [AnselmiLRMTP13]": a citation's key
     return bool(words) and words[-1].lower() in _PREPOSITIONS
 
 
