@@ -1511,3 +1511,22 @@ def test_a_citations_key_is_neither_the_papers_name_nor_a_benchmark():
     tasks = "Semantic matching is central to many tasks [bordes2014semantic, RetrievalQA]. We test on RetrievalQA."
     assert find_benchmarks(tasks) == ["RetrievalQA"]  # named once in a citation, once as the data
     assert find_benchmarks("Semantic matching is central to many tasks [bordes2014semantic, RetrievalQA].") == []
+
+
+def test_the_name_after_namely_is_the_introduced_things():
+    """ "we propose a novel online algorithm, namely Maler, which …": 36 corpus papers gained a name this way."""
+    maler = "To address this limitation, we propose a novel online algorithm, namely Maler, which has optimal regret."
+    assert find_name(maler) == Name("Maler", None)
+    defined = (
+        "We propose a novel deep neural network (DNN) based model, namely Deep Correlation Structure Preserved Label"
+        " Space Embedding (DCSPE), which learns the label space."
+    )
+    assert find_name(defined) == Name("DCSPE", "Deep Correlation Structure Preserved Label Space Embedding")
+    # what the authors use, a list, a word of a longer name, or a thing after an article is not theirs
+    not_theirs = [
+        "We solve it by utilizing a popular geometric algorithm, namely Quadtrees, on the domain.",
+        "We propose two parametric calibration methods, namely Gaussian calibration and Gamma calibration.",
+        "We design an efficient inference algorithm, namely Hierarchical cluster sampling, for it.",
+        "An estimator is designed that reads a single sensor, namely a real time kinematic GPS (RTK-GPS), on the car.",
+    ]
+    assert [find_name(sentence) for sentence in not_theirs] == [None] * 4

@@ -295,6 +295,7 @@ MADE = {
     33: "87acea7281f692acde17f4dfa79d95dda16d67b9a32ea0f8c2b40771ec21b426",  # a PDF's unmapped glyphs
     34: "d77518b47e7e65900d703ec5da9d98f66ce6910b11a3345036caae39dfe546f1",  # a scheme or a solution is a method's noun
     35: "6e5a65633067fed35d6a906766faaedad778fb4e3d4917de4e3e1f4469882536",  # a citation shows its keys
+    36: "6e5a65633067fed35d6a906766faaedad778fb4e3d4917de4e3e1f4469882536",  # the name after "namely" (none sampled)
 }
 
 

@@ -33,6 +33,14 @@ _NAMING = re.compile(
     rf"\b(?:{'|'.join(_NAMING_WORDS)})\s+(?:as\s+|it\s+|this \w+\s+)?(?P<name>{_TOKEN}(?:\s+{_CAPITALISED}){{0,2}})"
     r"(?![\w-])"
 )
+# "we propose a novel online algorithm, namely Maler, which …": the name after the introduced thing; not a list
+# ("two tasks, namely A and B"), nor what "namely" alone introduces ("we employ standard algorithms, namely OGD")
+_NAMELY = re.compile(
+    rf",\s+namely,?\s+(?P<name>{_TOKEN}(?:\s+{_CAPITALISED}){{0,2}})(?![\w-])(?!,\s+[A-Z0-9])"
+    # ended where the sentence goes on: not a word of a longer name ("namely Wing loss", "Gaussian calibration")
+    r"(?=\s*(?:[,.;:]|$)|\s+(?:which|that|to|for|in|based|with|by|via|from|as|is|was|has|on)\b)"
+)
+_BORROWED = re.compile(rf"\b{BORROWING}\s+(?:a|an|the)\s")  # "by utilizing a popular algorithm, namely Quadtrees"
 _OPENING = re.compile(r"\s*\(")
 _WORD = re.compile(rf"(?<![\w-])({_TOKEN})(?![\w/-])")  # not a link's user: "github.com/BenjaminCoupry/repo"
 _ARGUMENT = re.compile(r"(?<!\w)[A-Za-zΩΘ]\($")  # a function's, or an order's: "O(N2)", "f(x)"
@@ -326,8 +334,11 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
             others.add(short)
         lead = tail[verb_end:start]
         # the verb's object, not a side remark; or what a naming word names ("called Lift, Match, and Keep (LMK)")
-        near = len(tail[verb_end:position].split()) <= _DEFINITION_WORDS or any(
-            w in lead.split()[-2:] for w in _NAMING_WORDS
+        # (or "namely" just before the long form: "a model, namely Deep … Embedding (DCSPE)"; not "namely a sensor")
+        near = (
+            len(tail[verb_end:position].split()) <= _DEFINITION_WORDS
+            or any(w in lead.split()[-2:] for w in _NAMING_WORDS)
+            or lead.rstrip().endswith("namely")
         )
         # a long form that spells the name makes it the paper's own, even when a known name is spelled alike
         if (
@@ -350,6 +361,16 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
     for match in _NAMING.finditer(tail) if any(map(tail.__contains__, _NAMING_WORDS)) else ():
         name = match.group("name")
         if _acceptable(name) and name[0].isupper() and not _others_past_work(sentence, tail, match):
+            found.append(_spelled_out(defined, (1, match.start("name"), name, None)))
+    for match in _NAMELY.finditer(tail, verb_end) if verb_end and "namely" in tail[verb_end:] else ():
+        name = match.group("name")
+        if (
+            name[0].isupper()
+            and _acceptable(name)
+            and not tail[:verb_end].endswith("namely")
+            and not _BORROWED.search(tail, verb_end, match.start())
+            and not _known_thing(tail, match.start("name"))
+        ):
             found.append(_spelled_out(defined, (1, match.start("name"), name, None)))
     object_at = _ARTICLES.match(tail, verb_end).end()  # type: ignore[union-attr]
     phrase = _PHRASE_NAME.match(tail, object_at)
