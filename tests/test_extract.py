@@ -1530,3 +1530,34 @@ def test_the_name_after_namely_is_the_introduced_things():
         "An estimator is designed that reads a single sensor, namely a real time kinematic GPS (RTK-GPS), on the car.",
     ]
     assert [find_name(sentence) for sentence in not_theirs] == [None] * 4
+
+
+def test_the_name_after_we_call_is_the_papers():
+    """ "which we call Procrustes Flow": 63 corpus papers gained or changed a name with "we call" and the datasets
+    added beside it; "we call" a word of a longer name ("Rademacher observations") names nothing."""
+    assert find_name("Our algorithm, which we call Procrustes Flow, starts from an initial point.") == Name(
+        "Procrustes Flow", None
+    )
+    ours = "We call our proposed method ConvExtr (Conversational Collaborative Filtering using External Data)."
+    assert find_name(ours).name == "ConvExtr"
+    assert find_name("We show how to craft what we call Rademacher observations (rados) from data.") is None
+    assert find_name("We call for more research on Deep Learning.") is None
+
+
+def test_a_title_on_data_analysis_or_dataset_aggregation_is_not_a_study_or_a_dataset():
+    method = "We propose a novel stick-breaking likelihood function for categorical latent Gaussian models."
+    assert classify(method, None, "A Stick-Breaking Likelihood for Categorical Data Analysis") == "method"
+    dagger = "We develop a novel framework based on the Safe Dataset Aggregation approach for driving."
+    assert classify(dagger, None, "End-to-End Learning for Self-Driving Cars with Safe Dataset Aggregation") == "method"
+    study = "We study how well language models read tables. We find that they fail on simple questions."
+    assert classify(study, None, "Rethinking Tabular Data Understanding with Large Language Models") == "analysis"
+
+
+def test_datasets_the_held_out_readers_found_missing():
+    text = (
+        "Experiments on 3DPW and EMDB, on the NewsCLIPpings and VERITE benchmarks, on Ego-Exo4D and Aria Digital Twin,"
+        " on the English WSJ corpus and on Caltech 101 Silhouettes."
+    )
+    assert find_benchmarks(text) == [
+        "3DPW", "EMDB", "NewsCLIPpings", "VERITE", "Ego-Exo4D", "Aria Digital Twin", "WSJ", "Caltech 101 Silhouettes"
+    ]  # fmt: skip

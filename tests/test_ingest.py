@@ -296,6 +296,7 @@ MADE = {
     34: "d77518b47e7e65900d703ec5da9d98f66ce6910b11a3345036caae39dfe546f1",  # a scheme or a solution is a method's noun
     35: "6e5a65633067fed35d6a906766faaedad778fb4e3d4917de4e3e1f4469882536",  # a citation shows its keys
     36: "6e5a65633067fed35d6a906766faaedad778fb4e3d4917de4e3e1f4469882536",  # the name after "namely" (none sampled)
+    37: "0c71b4ad1d93b2489df97bdfb11ac791c454b678ed7c03cf2a7ea7a980a932ee",  # "we call"; data analysis; 16 datasets
 }
 
 

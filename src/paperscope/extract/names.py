@@ -27,19 +27,24 @@ _WORD_AND_ACRONYM = re.compile(_WORD_BEFORE_ACRONYM + _TOKEN)
 _PARENTHESISED = re.compile(rf"\((?P<short>(?:{_WORD_BEFORE_ACRONYM})?{_TOKEN})\)")
 _LONG_FORM_CHARS = 160
 _DEFINED_BEFORE = re.compile(rf"(?<![\w-])(?P<short>{_TOKEN})\s*\((?P<long>[^()]{{3,120}})\)")
-_NAMING_WORDS = ("named", "called", "dubbed", "termed", "calling")
+_NAMING_WORDS = ("named", "called", "dubbed", "termed", "calling", "call")
 # "called Quantization Mimic": a name of up to three capitalised words.
 _NAMING = re.compile(
-    rf"\b(?:{'|'.join(_NAMING_WORDS)})\s+(?:as\s+|it\s+|this \w+\s+)?(?P<name>{_TOKEN}(?:\s+{_CAPITALISED}){{0,2}})"
-    r"(?![\w-])"
+    rf"\b(?:{'|'.join(w for w in _NAMING_WORDS if w != 'call')})\s+(?:as\s+|it\s+|this \w+\s+)?"
+    rf"(?P<name>{_TOKEN}(?:\s+{_CAPITALISED}){{0,2}})(?![\w-])"
+)
+# Where a name given after "namely" or "we call" must end: where the sentence goes on, not inside a longer name
+# ("namely Wing loss", "we call Rademacher observations")
+_ENDED = r"(?=\s*(?:[,.;:(]|$)|\s+(?:which|that|to|for|in|based|with|by|via|from|as|is|was|has|on)\b)"
+# "which we call Procrustes Flow, starts …", "We call our proposed method ConvExtr (…)" (not "they call", nor "we call
+# for")
+_WE_CALL = re.compile(
+    r"\b[Ww]e call\s+(?:it\s+|this \w+\s+|our (?:proposed |new )?\w+\s+)?"
+    rf"(?P<name>{_TOKEN}(?:\s+{_CAPITALISED}){{0,2}})(?![\w-]){_ENDED}"
 )
 # "we propose a novel online algorithm, namely Maler, which …": the name after the introduced thing; not a list
 # ("two tasks, namely A and B"), nor what "namely" alone introduces ("we employ standard algorithms, namely OGD")
-_NAMELY = re.compile(
-    rf",\s+namely,?\s+(?P<name>{_TOKEN}(?:\s+{_CAPITALISED}){{0,2}})(?![\w-])(?!,\s+[A-Z0-9])"
-    # ended where the sentence goes on: not a word of a longer name ("namely Wing loss", "Gaussian calibration")
-    r"(?=\s*(?:[,.;:]|$)|\s+(?:which|that|to|for|in|based|with|by|via|from|as|is|was|has|on)\b)"
-)
+_NAMELY = re.compile(rf",\s+namely,?\s+(?P<name>{_TOKEN}(?:\s+{_CAPITALISED}){{0,2}})(?![\w-])(?!,\s+[A-Z0-9]){_ENDED}")
 _BORROWED = re.compile(rf"\b{BORROWING}\s+(?:a|an|the)\s")  # "by utilizing a popular algorithm, namely Quadtrees"
 _OPENING = re.compile(r"\s*\(")
 _WORD = re.compile(rf"(?<![\w-])({_TOKEN})(?![\w/-])")  # not a link's user: "github.com/BenjaminCoupry/repo"
@@ -358,7 +363,8 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
             and any(mark in long.strip() for mark in " -")  # "Light-Exoskeleton", not "CAC"
         ):
             found.append((0, match.start(), short, long.strip()))
-    for match in _NAMING.finditer(tail) if any(map(tail.__contains__, _NAMING_WORDS)) else ():
+    naming = [*_NAMING.finditer(tail), *_WE_CALL.finditer(tail)] if any(map(tail.__contains__, _NAMING_WORDS)) else []
+    for match in naming:
         name = match.group("name")
         if _acceptable(name) and name[0].isupper() and not _others_past_work(sentence, tail, match):
             found.append(_spelled_out(defined, (1, match.start("name"), name, None)))
