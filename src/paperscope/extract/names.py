@@ -27,12 +27,11 @@ _WORD_AND_ACRONYM = re.compile(_WORD_BEFORE_ACRONYM + _TOKEN)
 _PARENTHESISED = re.compile(rf"\((?P<short>(?:{_WORD_BEFORE_ACRONYM})?{_TOKEN})\)")
 _LONG_FORM_CHARS = 160
 _DEFINED_BEFORE = re.compile(rf"(?<![\w-])(?P<short>{_TOKEN})\s*\((?P<long>[^()]{{3,120}})\)")
-_NAMING_WORDS = ("named", "called", "dubbed", "termed", "calling", "call")
-# "called Quantization Mimic": a name of up to three capitalised words.
-_NAMING = re.compile(
-    rf"\b(?:{'|'.join(w for w in _NAMING_WORDS if w != 'call')})\s+(?:as\s+|it\s+|this \w+\s+)?"
-    rf"(?P<name>{_TOKEN}(?:\s+{_CAPITALISED}){{0,2}})(?![\w-])"
-)
+_NAMING_WORDS = ("named", "called", "dubbed", "termed", "calling")
+_NAMING_CUES = (*_NAMING_WORDS, "call")  # "call" only as "we call" (_WE_CALL)
+# A name given by a naming word: up to three capitalised words ("called Quantization Mimic")
+_GIVEN_NAME = rf"(?P<name>{_TOKEN}(?:\s+{_CAPITALISED}){{0,2}})(?![\w-])"
+_NAMING = re.compile(rf"\b(?:{'|'.join(_NAMING_WORDS)})\s+(?:as\s+|it\s+|this \w+\s+)?{_GIVEN_NAME}")
 # Where a name given after "namely" or "we call" must end: where the sentence goes on, not inside a longer name
 # ("namely Wing loss", "we call Rademacher observations")
 _ENDED = r"(?=\s*(?:[,.;:(]|$)|\s+(?:which|that|to|for|in|based|with|by|via|from|as|is|was|has|on)\b)"
@@ -40,11 +39,11 @@ _ENDED = r"(?=\s*(?:[,.;:(]|$)|\s+(?:which|that|to|for|in|based|with|by|via|from
 # for")
 _WE_CALL = re.compile(
     r"\b[Ww]e call\s+(?:it\s+|this \w+\s+|our (?:proposed |new )?\w+\s+)?"
-    rf"(?P<name>{_TOKEN}(?:\s+{_CAPITALISED}){{0,2}})(?![\w-]){_ENDED}"
+    rf"{_GIVEN_NAME}{_ENDED}"
 )
 # "we propose a novel online algorithm, namely Maler, which …": the name after the introduced thing; not a list
 # ("two tasks, namely A and B"), nor what "namely" alone introduces ("we employ standard algorithms, namely OGD")
-_NAMELY = re.compile(rf",\s+namely,?\s+(?P<name>{_TOKEN}(?:\s+{_CAPITALISED}){{0,2}})(?![\w-])(?!,\s+[A-Z0-9]){_ENDED}")
+_NAMELY = re.compile(rf",\s+namely,?\s+{_GIVEN_NAME}(?!,\s+[A-Z0-9]){_ENDED}")
 _BORROWED = re.compile(rf"\b{BORROWING}\s+(?:a|an|the)\s")  # "by utilizing a popular algorithm, namely Quadtrees"
 _OPENING = re.compile(r"\s*\(")
 _WORD = re.compile(rf"(?<![\w-])({_TOKEN})(?![\w/-])")  # not a link's user: "github.com/BenjaminCoupry/repo"
@@ -342,7 +341,7 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
         # (or "namely" just before the long form: "a model, namely Deep … Embedding (DCSPE)"; not "namely a sensor")
         near = (
             len(tail[verb_end:position].split()) <= _DEFINITION_WORDS
-            or any(w in lead.split()[-2:] for w in _NAMING_WORDS)
+            or any(w in lead.split()[-2:] for w in _NAMING_CUES)
             or lead.rstrip().endswith("namely")
         )
         # a long form that spells the name makes it the paper's own, even when a known name is spelled alike
@@ -363,7 +362,7 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
             and any(mark in long.strip() for mark in " -")  # "Light-Exoskeleton", not "CAC"
         ):
             found.append((0, match.start(), short, long.strip()))
-    naming = [*_NAMING.finditer(tail), *_WE_CALL.finditer(tail)] if any(map(tail.__contains__, _NAMING_WORDS)) else []
+    naming = [*_NAMING.finditer(tail), *_WE_CALL.finditer(tail)] if any(map(tail.__contains__, _NAMING_CUES)) else []
     for match in naming:
         name = match.group("name")
         if _acceptable(name) and name[0].isupper() and not _others_past_work(sentence, tail, match):
@@ -591,7 +590,7 @@ def _before_bracket(name: str, text: str) -> bool:
 
 
 # Words that start no long form: "called connectivity-contrastive learning (CCL)"
-_NO_FIRST_WORD = {*"a an the our of for and with to in on introduce propose".split(), *_NAMING_WORDS}
+_NO_FIRST_WORD = {*"a an the our of for and with to in on introduce propose".split(), *_NAMING_CUES}
 
 
 def schwartz_hearst(short: str, long: str) -> str | None:
