@@ -59,10 +59,12 @@ _BARE = re.compile(
 # Numbers before a metric, alone or coordinated: "70.9 perplexity", "7.2 and 5.0 BLEU".
 _BEFORE_METRIC = re.compile(rf"(?<![\w.$@-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})*)\s+(?:{_METRICS})\b")
 _ONE_NUMBER = re.compile(_NUMBER)
-# Magnitudes in words: "over an order of magnitude", "hundreds of times", "more than a factor of three".
+# Magnitudes in words: "over an order of magnitude", "four orders of magnitude", "hundreds of times", "more than a
+# factor of three".
 _MORE_OF = re.compile(r"\s+(?:more|less|fewer|larger|smaller)\s+(?:data|parameters|samples|examples|tokens|compute)")
 _WORDED = re.compile(
-    r"\b(?:(?:over|more than|nearly|almost|about|up to|roughly)\s+)?(?:(?:an?|one|two|three|several)\s+)?"
+    r"\b(?:(?:over|more than|nearly|almost|about|up to|roughly)\s+)?"
+    r"(?:(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|several|many|multiple|(?:a\s+)?few|\d+)\s+)?"
     r"(?:(?:orders? of magnitude|(?:tens|hundreds|thousands) of times|factor of (?:two|three|four|five|ten))\b|"
     rf"factor of \d+(?:\.\d+)?(?:[xX×]?{_RANGE}\d+(?:\.\d+)?)?(?:[xX×](?!\w)|(?!\w|\.\d)))"  # "3.7x", "14 to 116"
     rf"(?!\s?/)(?!{_RANGE}\d)"  # "a factor of 1/p" is no factor of 1
