@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from paperscope.extract.lexicon import benchmarks, eponyms, fields, models
-from paperscope.extract.text import BORROWING, after, find_cue, intro_sentences, sentences
+from paperscope.extract.text import BORROWING, NAMING_WORDS, after, find_cue, intro_sentences, sentences
 from paperscope.normalize.sentences import SENTENCE_END
 
 _TOKEN = r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*\+{0,2}"  # "multiPPI++"
@@ -27,11 +27,10 @@ _WORD_AND_ACRONYM = re.compile(_WORD_BEFORE_ACRONYM + _TOKEN)
 _PARENTHESISED = re.compile(rf"\((?P<short>(?:{_WORD_BEFORE_ACRONYM})?{_TOKEN})\)")
 _LONG_FORM_CHARS = 160
 _DEFINED_BEFORE = re.compile(rf"(?<![\w-])(?P<short>{_TOKEN})\s*\((?P<long>[^()]{{3,120}})\)")
-_NAMING_WORDS = ("named", "called", "dubbed", "termed", "calling")
-_NAMING_CUES = (*_NAMING_WORDS, "call")  # "call" only as "we call" (_WE_CALL)
+_NAMING_CUES = (*NAMING_WORDS, "call")  # "call" only as "we call" (_WE_CALL)
 # A name given by a naming word: up to three capitalised words ("called Quantization Mimic")
 _GIVEN_NAME = rf"(?P<name>{_TOKEN}(?:\s+{_CAPITALISED}){{0,2}})(?![\w-])"
-_NAMING = re.compile(rf"\b(?:{'|'.join(_NAMING_WORDS)})\s+(?:as\s+|it\s+|this \w+\s+)?{_GIVEN_NAME}")
+_NAMING = re.compile(rf"\b(?:{'|'.join(NAMING_WORDS)})\s+(?:as\s+|it\s+|this \w+\s+)?{_GIVEN_NAME}")
 # Where a name given after "namely" or "we call" must end: where the sentence goes on, not inside a longer name
 # ("namely Wing loss", "we call Rademacher observations")
 _ENDED = r"(?=\s*(?:[,.;:(]|$)|\s+(?:which|that|to|for|in|based|with|by|via|from|as|is|was|has|on)\b)"

@@ -49,6 +49,7 @@ BORROWING = (
 _TO_USE = re.compile(rf" to {BORROWING}\b")  # what they use, not what they introduce
 # "A recently proposed method called DeepReach": another's work, named.
 _OTHERS_NAMED = re.compile(r"\b(?:recently|previously|originally) (?:proposed|introduced|developed)\b[^,;]*$")
+NAMING_WORDS = ("named", "called", "dubbed", "termed", "calling")  # what gives a thing its name: "a method called X"
 _SUBJECTS = ("we", "this ", "our ", "here")  # what a subject holds, as substrings: tested before the pattern
 # \bwe|\bthis (…), written with each word's first letter ahead of the check that no letter precedes it: a pattern
 # that begins with letters lets `re` skip to where one of them stands, one that begins with \b tries every place
@@ -61,7 +62,7 @@ _MARKER = re.compile(
     r"the (?:proposed|resulting|new) (?:[\w-]+ ){0,3}?(?:method|algorithm|approach|framework|model|system|technique|"
     r"scheme|network|architecture|controller|planner|estimator|strategy|policy|robot|device),"
     r"(?= (?:called |named )?[^,;()]{3,100}\([\w-]+\)| [a-z]*[A-Z][\w-]*[A-Z][\w-]*,)|"
-    r"(?:named|called|dubbed|termed|calling)\b|"
+    rf"(?:{'|'.join(NAMING_WORDS)})\b|"
     # not what the field calls a thing ("commonly referred to as mobile manipulation (MoMa)"), nor what a definition
     # or a passive says ("A function is referred to as a Sparse Additive Model (SPAM) if", "this is referred to as
     # cooperative localization (CL)")
@@ -71,9 +72,7 @@ _MARKER = re.compile(
 )
 
 # What a marker holds, as substrings: tested before the pattern, which tries its lookbehinds at every place
-_MARKERS = (
-    "our ", "the proposed ", "the resulting ", "the new ", "named", "called", "dubbed", "termed", "calling", "refer",
-)  # fmt: skip
+_MARKERS = ("our ", "the proposed ", "the resulting ", "the new ", *NAMING_WORDS, "refer")
 
 
 @lru_cache(maxsize=16)  # several extractors ask for the sentences of the same abstract in turn
