@@ -18,6 +18,7 @@ again, which is harmless: a row's document is always deleted before it is added.
 from __future__ import annotations
 
 import functools
+import json
 import math
 import re
 from collections.abc import Callable, Iterable
@@ -32,6 +33,7 @@ TEXT = "text"
 ROW = "row"
 TOKENIZER = "words"  # unicode words, lower case, accents folded: FTS5's unicode61 remove_diacritics 2
 _POSITION = "position"
+_META = "meta.json"  # tantivy's list of segments, with the deletions each holds
 _COLUMN_FIELDS = tuple(sorted(set(lexical.FIELDS.values())))
 _REPEATS = tuple(int(weight) for weight in lexical.WEIGHTS)
 _TERM = re.compile(r'^(?:(?P<column>\w+) : )?"(?P<words>.*)"$')
@@ -133,6 +135,17 @@ class LexicalIndex:
 
     def count(self) -> int:
         return self.searcher.num_docs
+
+    def deleted(self) -> int:
+        """Documents deleted but still counted in term statistics, until tantivy merges their segments away
+        (in memory: 0, not counted)."""
+        if self.folder is None:
+            return 0
+        try:
+            meta = json.loads((self.folder / _META).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return 0
+        return sum((segment.get("deletes") or {}).get("num_deleted_docs", 0) for segment in meta["segments"])
 
     def _document(self, row: int, texts: tuple[str, ...]) -> tantivy.Document:
         weighted = " ".join(" ".join([text] * repeat) for text, repeat in zip(texts, _REPEATS, strict=True) if text)

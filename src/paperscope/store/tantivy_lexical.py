@@ -34,7 +34,7 @@ from paperscope.store.dialect import SQLITE, Dialect
 
 _COLUMNS = ", ".join(lexical.COLUMNS)
 BATCH = 500
-REBUILD_SHARE = 0.1  # of the index's documents replaced at once, beyond which it is built again
+REBUILD_SHARE = 0.1  # of the index's documents replaced (deleted ones still counted), beyond which it is built again
 T = TypeVar("T")
 CACHE_VARIABLE = "PAPERSCOPE_CACHE"
 
@@ -256,9 +256,9 @@ class IndexBeside:
             rows = self._changed_since(position)
             # A deleted or replaced document still counts in its segment's term statistics until tantivy merges
             # the segment (bench's eval library, its papers made again over several versions, had "the" in 13,409
-            # documents of 11,471, and ranked unlike a fresh build): when many papers were replaced at once, not
-            # only added, the index is built again instead.
-            if self._replaced(len(rows)) < REBUILD_SHARE * self.index.count():
+            # documents of 11,471, and ranked unlike a fresh build): when many papers were replaced, at once or
+            # one small change after another, the index is built again instead.
+            if self._replaced(len(rows)) + self.index.deleted() < REBUILD_SHARE * self.index.count():
                 self.index.update(rows, self.store.lexical_documents(rows), head)
                 if not self._count_differs():
                     return self.index
