@@ -247,6 +247,20 @@ def test_queue_tag_and_note_from_the_pages(server, page: Page):
     expect(page.locator("[data-state='']")).to_have_attribute("aria-pressed", "true")
 
 
+def test_a_listed_paper_shows_its_state_on_results_instead_of_a_button_that_would_overwrite_it(server, page: Page):
+    paper_id = httpx.get(f"{server}/api/search", params={"q": "NEMO", "limit": 1}).json()["results"][0]["id"]
+    marked = httpx.put(f"{server}/api/papers/{paper_id}/state", json={"state": "read"}, headers={"X-Paperscope": "1"})
+    assert marked.status_code == 200
+    page.goto(server + "/?q=NEMO")
+    first = page.locator("#results li.result").first
+    expect(first.locator(".state")).to_have_text("Read")
+    assert first.locator("[data-queue]").count() == 0
+    assert httpx.get(f"{server}/api/papers/{paper_id}/mine").json()["state"] == "read"
+    httpx.put(f"{server}/api/papers/{paper_id}/state", json={"state": None}, headers={"X-Paperscope": "1"})
+    page.reload()
+    assert first.locator("[data-queue]").count() == 1
+
+
 def test_the_home_page_has_something_to_explore_before_typing(server, page: Page):
     page.goto(server + "/")
     expect(page.locator("#results h1")).to_have_text("56 papers")

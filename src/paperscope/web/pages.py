@@ -74,7 +74,7 @@ def _with_params(params: dict[str, str], **changes: Any) -> str:
 @router.get("/", response_class=HTMLResponse)
 def search_page(
     request: Request,
-    library: LibraryParam,
+    personal: PersonalParam,
     chosen: FiltersParam,
     q: Annotated[str, Query(max_length=MAX_QUERY_CHARS)] = "",
     mode: Annotated[str, Query(pattern=f"^({'|'.join(MODES)})$")] = "hybrid",
@@ -83,6 +83,7 @@ def search_page(
     fragment: bool = False,
 ) -> HTMLResponse:
     """The home page: a search box over something to explore, or a search's results page by page."""
+    library = personal.library
     topic_labels = {t.id: t.label for t in library.topics()}
     if not q.strip():
         return _render(
@@ -105,6 +106,7 @@ def search_page(
         "order": order,
         "orders": ORDERS,
         "results": [search_hit(h, searched_as or q) for h in found.hits],
+        "states": {h.paper.id: personal.state(h.paper.id) for h in found.hits},  # a listed paper shows its state
         "facets": found.facets,
         "total": found.total,
         "capped": found.capped,
