@@ -298,6 +298,7 @@ MADE = {
     36: "6e5a65633067fed35d6a906766faaedad778fb4e3d4917de4e3e1f4469882536",  # the name after "namely" (none sampled)
     37: "0c71b4ad1d93b2489df97bdfb11ac791c454b678ed7c03cf2a7ea7a980a932ee",  # "we call"; data analysis; 16 datasets
     38: "a19bbc1077840930494c82e252cef3a2575a0eea1bb4b6c06dbbdc6733a0748e",  # a count of orders of magnitude
+    39: "9a3d2d85d783a4ef6df89de60ddc1a0f64e071c99326f8f064cec3c831095d0d",  # not what a preposition governs
 }
 
 

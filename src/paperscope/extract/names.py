@@ -47,6 +47,7 @@ _BORROWED = re.compile(rf"\b{BORROWING}\s+(?:a|an|the)\s")  # "by utilizing a po
 _OPENING = re.compile(r"\s*\(")
 _WORD = re.compile(rf"(?<![\w-])({_TOKEN})(?![\w/-])")  # not a link's user: "github.com/BenjaminCoupry/repo"
 _ARGUMENT = re.compile(r"(?<!\w)[A-Za-zΩΘ]\($")  # a function's, or an order's: "O(N2)", "f(x)"
+_PREPOSITIONS = {"for", "of", "in", "on", "to", "with", "from", "via", "using", "by", "into", "over", "across"}
 _WORDS_OF = re.compile(r"[^\w+-]+")  # what separates the words of a long form
 # What others made: "previous CAC methods", "a variant of Nesterov's accelerated gradient descent (AGD)",
 # "building on the recently introduced SAGA method"
@@ -62,6 +63,27 @@ _KNOWN_BEFORE = re.compile(
     r"\s+(?:the\s+)?(?:[A-Z][\w-]*['’]s\s+)?$",
     re.IGNORECASE,
 )
+# What a preposition governs is what the work is for, of, or in, not the work: "a universal denoiser for the
+# finite-input, general-output (FIGO) channel", "an analysis of the same-sample Stochastic ExtraGradient (SEG)
+# method", "to model such connections in an Hidden Conditional Random Field (HCRF) framework"; but "the design
+# of" a robot and "a model of" networks are the work, and "referred to as" names it
+# A word between: "of the same-sample …"; not "referred to as", nor a verb of making ("to develop Guided Cluster
+# Aggregation (GCA)", "by introducing DNet")
+_MODIFIER = r"(?!as\s)(?!(?:develop|introduc|propos|design|build|present|creat|construct)(?:e|es|ing)?\s)[a-z][\w-]*"
+_MADE_OF = (
+    *("design", "development", "implementation", "construction", "model", "family", "class", "concept", "notion"),
+    *("mechanism", "dataset", "benchmark", "corpus", "kind", "type", "form"),
+)
+_GOVERNED = re.compile(
+    "".join(rf"(?<!\b{noun} )" for noun in _MADE_OF)
+    + rf"\b(?i:{'|'.join(sorted(_PREPOSITIONS))})\s+(?:(?:a|an|the)\s+)?(?:{_MODIFIER}\s+)?$"
+)
+_ALIAS = re.compile(r"\b(?:also|commonly|often|sometimes|usually|so)[\s-]+$")  # "(also called Polya urn scheme)"
+_METHOD_BEFORE = re.compile(
+    r"\b(?:method|framework|algorithm|approach|model|scheme|technique|system|architecture|network|strategy)s?\s+$"
+)
+_NEW_APPOSED = re.compile(r"\)?,\s+(?:a|an)\s+(?:novel|new)\b")
+_PHRASE_ENDS = re.compile(rf"\)?(?:{_ENDED}|(?=\s+(?:and|without)\b))")
 _ARTICLES = re.compile(r"\s*(?:(?:a|an|the|novel|new)\s+)*")
 _BOLD_INITIAL = re.compile(r"(?:\*\*([A-Za-z])\*\*|\\textbf\{([A-Za-z])\})([\w-]*)")
 _APPOSITION = re.compile(rf"(?<![\w-])({_TOKEN}),\s+(?:a|an)\s")
@@ -335,6 +357,9 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
         start = found_at if found_at >= 0 else position
         if found_at >= 0 and _KNOWN_BEFORE.search(tail, 0, start):
             others.add(short)
+        governed = _governed(tail, start if found_at >= 0 else tail.rfind("(", 0, position), position + len(short))
+        if governed:
+            others.add(short)
         lead = tail[verb_end:start]
         # the verb's object, not a side remark; or what a naming word names ("called Lift, Match, and Keep (LMK)")
         # (or "namely" just before the long form: "a model, namely Deep … Embedding (DCSPE)"; not "namely a sensor")
@@ -349,6 +374,7 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
             and _acceptable(short, known=expansion is not None)
             and (_NAMEY.match(short) or _a_variant_named(short, expansion))
             and not _known_thing(tail, start)
+            and not governed
         ):
             found.append((0, position, short, expansion))
     for match in _DEFINED_BEFORE.finditer(tail) if "(" in tail else ():
@@ -359,12 +385,18 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
             and _acceptable(short, known=True)
             and _NAMEY.match(short)
             and any(mark in long.strip() for mark in " -")  # "Light-Exoskeleton", not "CAC"
+            and not _governed(tail, match.start(), match.end())  # "dynamic behavior of TCP (Transmission …)"
         ):
             found.append((0, match.start(), short, long.strip()))
     naming = [*_NAMING.finditer(tail), *_WE_CALL.finditer(tail)] if any(map(tail.__contains__, _NAMING_CUES)) else []
     for match in naming:
         name = match.group("name")
-        if _acceptable(name) and name[0].isupper() and not _others_past_work(sentence, tail, match):
+        if (
+            _acceptable(name)
+            and name[0].isupper()
+            and not _others_past_work(sentence, tail, match)
+            and not _ALIAS.search(sentence, 0, len(sentence) - len(tail) + match.start())
+        ):
             found.append(_spelled_out(defined, (1, match.start("name"), name, None)))
     for match in _NAMELY.finditer(tail, verb_end) if verb_end and "namely" in tail[verb_end:] else ():
         name = match.group("name")
@@ -393,10 +425,17 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
             continue
         if token in others:
             continue
-        if _NAMEY.match(token) and _acceptable(token) and not _known_thing(tail, match.start(1)):
+        if (
+            _NAMEY.match(token)
+            and _acceptable(token)
+            and not _known_thing(tail, match.start(1))
+            and not _governed(tail, match.start(1), match.end(1))
+        ):
             # a word of a long form the sentence defines is that form's short name: "couples Multi-Aperture
             # representation with Transformers for 3D (MAT3D)"
             spelled = _spelled_out(defined, (2, match.start(1), token, None))
+            if spelled[2] in others:  # a word of what others made: "the same-sample Stochastic ExtraGradient (SEG)"
+                continue
             if spelled[2] != token or not _in_title_case(tail, match):
                 found.append(spelled)
                 break
@@ -413,6 +452,17 @@ def _known_thing(text: str, start: int) -> bool:
     not: a check of them ("(HMM) based", "the PnP problem"), written with "^" and so never met, was removed; made
     to work, it dropped 206 corpus names, most of them the papers' own ("(MSTI) task", "(ScRN) based")."""
     return bool(_KNOWN_BEFORE.search(text, 0, start))
+
+
+def _governed(text: str, start: int, end: int) -> bool:
+    """What a preposition governs (_GOVERNED) at `start`, unless it is the work's own description: a method's
+    preposition, the name closing the phrase ("a novel WSD method with Knowledge-Enhanced … (KELESC).", "a new
+    selection method by non-surrounded-dominated sorting (NSS), which"); not "an approach for … nearest neighbor
+    (ANN) search"."""
+    governed = _GOVERNED.search(text, 0, start)
+    if governed is None or _NEW_APPOSED.match(text, end):  # "… gap with Cross-Modal … (CoLA), a novel PEFT framework"
+        return False
+    return not (_METHOD_BEFORE.search(text, 0, governed.start()) and _PHRASE_ENDS.match(text, end))
 
 
 def _spelled_out(
@@ -508,7 +558,6 @@ def _coined(word: str) -> bool:
     return any(any(c.isupper() or c.isdigit() or c in "²³" for c in part[1:]) for part in word.split("-") if part)
 
 
-_PREPOSITIONS = {"for", "of", "in", "on", "to", "with", "from", "via", "using", "by", "into", "over", "across"}
 # Where a long form in a subtitle ends: before its first word of these ("Pre-trained Soft Prompts | for …")
 _LONG_FORM_ENDS = _PREPOSITIONS | set("and a an the at as under through towards toward without within based".split())
 
