@@ -112,6 +112,13 @@ def test_export_formats_to_a_file(seeded_db, tmp_path, fmt):
     assert not list(tmp_path.glob("*.partial"))
 
 
+def test_export_into_a_folder_that_is_not_there_is_one_line_naming_the_file(seeded_db, tmp_path):
+    out = tmp_path / "missing" / "papers.bib"
+    run = run_cli("--db", seeded_db, "export", "--format", "bibtex", "-o", out)
+    assert run.code == 1
+    assert run.err.strip() == f"error: {out}: No such file or directory"
+
+
 def test_export_an_unknown_format(seeded_db):
     run = run_cli("--db", seeded_db, "export", "--format", "docx")
     assert run.code == 1
@@ -149,6 +156,14 @@ def bad_inputs(tmp_path):
         ),
         "truncated gzip": (write(tmp_path / "cut.json.gz", truncated), r"error: cut.json.gz: broken gzip data"),
         "JSON not a paper list": (write(tmp_path / "conf.json", '{"name": "x"}'), r"error: conf.json: unknown format"),
+        "truncated JSON object": (
+            write(tmp_path / "cut.json", '{"papers": [{"title": "Broken", "abstract": "x"\n'),
+            r"error: cut.json:2: invalid JSON",
+        ),
+        "a number for a title": (
+            write(tmp_path / "typed.json", '[{"title": "A", "abstract": "an abstract"},\n {"title": 5}]'),
+            r"error: typed.json:2: field 'title' is a number, not text",
+        ),
         "array of non-papers": (
             write(tmp_path / "nums.json", '[{"title": "A"}, {"x": 1}]'),
             r"error: nums.json:2: not a paper list",
@@ -170,6 +185,8 @@ CASES = [
     "not UTF-8",
     "truncated gzip",
     "JSON not a paper list",
+    "truncated JSON object",
+    "a number for a title",
     "array of non-papers",
     "invalid JSON",
     "line too long",

@@ -103,8 +103,10 @@ def test_csl_and_ris_names_and_years():
 @pytest.mark.parametrize(
     ("name", "text", "problem"),
     [
-        ("broken.bib", "@article{x, title = {unclosed\n", "broken BibTeX entry"),
+        ("broken.bib", "@article{x, title = {unclosed\n", "broken.bib:1: broken BibTeX entry: it is never closed"),
+        ("keyless.bib", "@article{x title={A}}\n", "keyless.bib:1: broken BibTeX entry: Expected comma"),
         ("broken.csv", 'title,abstract\n"unclosed,quote\n', "broken CSV"),
+        ("late.csv", 'title,abstract\n"A","B"\n"C","D"\n"Broken,"x\n', "late.csv:4: broken CSV"),  # its own line
         ("nocols.csv", "paper,notes on titles\na,b\n", "no title or abstract column"),
         ("broken.csl.json", '[{"type": "article", "family": "x", ', "invalid JSON"),
         ("feed.xml", "<feed xmlns='http://www.w3.org/2005/Atom'><title>arXiv</title><entry>", None),

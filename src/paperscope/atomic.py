@@ -20,7 +20,9 @@ def replacing(destination: Path) -> Iterator[Path]:
     partial = destination.with_name(f"{destination.name}.{os.getpid()}-{threading.get_ident()}.partial")
     try:
         yield partial
-    except BaseException:
+    except BaseException as exc:
         partial.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename == str(partial):  # the file as the user named it
+            raise type(exc)(exc.errno, exc.strerror, str(destination)) from None
         raise
     partial.replace(destination)

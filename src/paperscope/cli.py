@@ -1012,6 +1012,10 @@ def main() -> None:
     except KeyboardInterrupt:
         err.print("error: interrupted; nothing of the unfinished ingest was written", highlight=False)
         sys.exit(130)
+    except OSError as error:  # a file the user named that cannot be written, a folder that is not there
+        where = f"{error.filename}: " if error.filename else ""
+        err.print(f"error: {escape(where + (error.strerror or str(error)))}", highlight=False, soft_wrap=True)
+        sys.exit(1)
     except Exception as error:  # a bug: still one line, with what to report
         err.print(f"error: internal error: {error.__class__.__name__}: {escape(str(error))}", highlight=False)
         sys.exit(2)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from paperscope.errors import InputError, PaperscopeError
 from paperscope.sources import arxiv, bibtex, csl, listing, openreview, paperlists, ris, semantic_scholar, table, zotero
-from paperscope.sources.files import read_head
+from paperscope.sources.files import read_head, read_json
 from paperscope.sources.format import InputFormat, Option
 
 # Most specific first: CSL-JSON is also a JSON array with titles; a listing page accepts almost any text.
@@ -29,6 +29,14 @@ def format_of(path: Path) -> InputFormat:
     for source_format in FORMATS:
         if source_format.sniff(path.name, head):
             return source_format
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith((b"{", b"[")):
+        read_json(path)  # broken JSON is named as such, with its line
+        raise InputError(
+            path.name,
+            None,
+            "unknown format: JSON, but not paper-list JSON, OpenReview notes, CSL-JSON, Better BibTeX JSON "
+            "or Semantic Scholar JSON",
+        )
     raise InputError(
         path.name,
         None,

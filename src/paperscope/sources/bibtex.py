@@ -51,7 +51,8 @@ def read(path: Path) -> Iterator[RawRecord | Unread]:
     library = bibtexparser.parse_string(text, append_middleware=[SeparateCoAuthors(allow_inplace_modification=True)])
     if not library.entries and library.failed_blocks:
         block = library.failed_blocks[0]
-        reason = str(block.error).split("\n")[-1].strip() or block.error.__class__.__name__
+        given = getattr(block.error, "abort_reason", None) or str(block.error).split("\n")[-1].strip()
+        reason = "it is never closed" if "end of file" in given else given.rstrip(".") or "unreadable"
         raise InputError(path.name, block.start_line + 1, f"broken BibTeX entry: {reason}")
     by_key = {entry.key.lower(): entry for entry in library.entries}
     for entry in library.entries:

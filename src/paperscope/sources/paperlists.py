@@ -26,6 +26,7 @@ VENUE_NAMES = {
     "automl": "AutoML",
     "3dv": "3DV",
 }
+_JSON_TYPES = {int: "a number", float: "a number", bool: "true or false", list: "a list", dict: "an object"}
 _URL_FIELDS = ("site", "pdf", "github", "project", "arxiv", "doi", "oa")
 
 
@@ -62,6 +63,9 @@ def _record(item: dict[str, Any], source: Source, venue: str | None, year: int |
     for key, value in item.items():
         if isinstance(value, str) and len(value) > MAX_FIELD_CHARS:
             raise InputError(source.path, source.line, f"field {key!r} is longer than {MAX_FIELD_CHARS:,} characters")
+    for key in ("title", "abstract"):  # a number or a list there is a broken file, not a title "5"
+        if item.get(key) is not None and not isinstance(item[key], str):
+            raise InputError(source.path, source.line, f"field {key!r} is {_JSON_TYPES[type(item[key])]}, not text")
     return RawRecord(
         source=source,
         title=_text(item, "title"),

@@ -70,8 +70,8 @@ def read(path: Path, columns: dict[str, str] | None = None) -> Iterator[RawRecor
                 keywords=_split(value("keywords")),
                 urls={"site": url} if url else {},
             )
-    except csv.Error as exc:
-        raise InputError(path.name, reader.line_num, f"broken CSV: {exc}") from None
+    except csv.Error as exc:  # the underlying reader's line: DictReader's own counts only rows it finished
+        raise InputError(path.name, reader.reader.line_num, f"broken CSV: {exc}") from None
 
 
 def parse_map(pairs: list[str]) -> dict[str, str]:
