@@ -10,6 +10,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from paperscope.web.outbound import paper_searches
+
 from ..conftest import CORPUS, run_cli
 from .conftest import HOSTILE, serving
 
@@ -358,6 +360,19 @@ def test_a_paper_page_shows_the_abstract_first_and_ways_out(server, page: Page):
         assert "noopener" in link.get_attribute("rel")
     wide = page.locator("#mine").bounding_box()
     assert wide["x"] > page.locator("#abstract-h").bounding_box()["x"] + 300  # beside the abstract at 1200 px
+
+
+def test_an_untitled_paper_says_its_heading_is_made_and_searches_its_abstract_elsewhere(server, page: Page):
+    papers = httpx.get(f"{server}/api/papers", params={"limit": 500}).json()["papers"]
+    untitled = next(p for p in papers if p["venue"] == "ICML" and not p["title"])
+    page.goto(f"{server}/papers/{untitled['id']}")
+    expect(page.locator(".untitled")).to_have_text("Its list gives no title: this heading is made from the abstract.")
+    abstract = httpx.get(f"{server}/api/papers/{untitled['id']}").json()["abstract"]
+    href = page.get_by_role("link", name="arXiv", exact=True).get_attribute("href")
+    assert "searchtype=abstract" in href and quote_plus(" ".join(abstract.split()[:5])) in href, href
+    expect(page.locator(".elsewhere")).to_contain_text("Search the abstract's first words on")
+    titled = dict(paper_searches("Attention Is All You Need", abstract))  # this library's papers have no titles
+    assert titled["arXiv"].endswith("searchtype=title&query=%22Attention+Is+All+You+Need%22")
 
 
 def test_the_chinese_interface_uses_its_own_words(server, page: Page):

@@ -24,7 +24,7 @@ from paperscope.library import MAX_LIKE_CHARS, MAX_RESULTS, MODES, ORDERS, Libra
 from paperscope.personal import NOT_RELEVANT, STATES
 from paperscope.responses import mine_reply, related_paper, search_hit
 from paperscope.web.i18n import COOKIE, LANGUAGES, WORDS, language
-from paperscope.web.outbound import title_searches
+from paperscope.web.outbound import paper_searches
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=HERE / "templates")
@@ -197,7 +197,7 @@ def paper_page(request: Request, personal: PersonalParam, paper_id: str) -> HTML
         exports=EXPORTS,
         mine=yours,
         states=STATES,
-        elsewhere=title_searches(paper.title or paper.display_title),
+        elsewhere=paper_searches(paper.title, paper.abstract),
     )
 
 
