@@ -284,6 +284,28 @@ def test_search_from_the_command_line(seeded_db, tmp_path):
     assert bad.code == 1 and bad.err.startswith("error: year takes")
 
 
+def test_a_rejected_submission_says_so_wherever_it_is_listed(tmp_path):
+    """ICLR 2017's list holds its rejected submissions (245 of 490): "ICLR 2017" alone made them look published."""
+    listing = tmp_path / "iclr2017.json"
+    listing.write_text(
+        json.dumps(
+            [
+                {"title": "Sparse Wombat Networks", "abstract": "We prune wombat networks.", "status": "Reject"},
+                {"title": "Dense Wombat Networks", "abstract": "We grow wombat networks.", "status": "Poster"},
+            ]
+        ),
+        encoding="utf-8",
+    )
+    db = tmp_path / "lib.db"
+    assert run_cli("--db", db, "ingest", listing, "--no-embed").code == 0
+    run = run_cli("--db", db, "search", "wombat networks", "--mode", "lexical")
+    lines = {line.split(".", 1)[1].split("  ")[0].strip(): line for line in run.out.splitlines() if ". " in line[:4]}
+    assert "ICLR 2017 · Reject · score" in lines["Sparse Wombat Networks"]
+    assert "ICLR 2017 · Poster · score" in lines["Dense Wombat Networks"]
+    found = json.loads(run_cli("--db", db, "search", "sparse wombat", "--json").out)["results"][0]
+    assert found["status"] == "Reject"
+
+
 def test_search_a_corpus_venue_by_author(tmp_path):
     with Library(tmp_path / "uai.db") as lib:
         lib.ingest([CORPUS / "uai2019.json.gz"], embed_vectors=False)

@@ -371,7 +371,8 @@ def search(
     for row, hit in zip(rows, found.hits, strict=True):
         out.print(
             f"[bold]{row['rank']}. {_shown(row['display_title'])}[/bold]  [dim]{row['id']} · "
-            f"{row['venue'] or ''} {row['year'] or ''} · score {row['score']:.3g}[/dim]"
+            f"{row['venue'] or ''} {row['year'] or ''}{' · ' + _shown(row['status']) if row['status'] else ''}"
+            f" · score {row['score']:.3g}[/dim]"
         )
         snippet = _shown(hit.snippet or row["snippet"]).replace("\x02", "[yellow]").replace("\x03", "[/yellow]")
         out.print(f"   {snippet}", highlight=False)

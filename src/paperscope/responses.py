@@ -35,6 +35,7 @@ def paper_summary(paper: Paper) -> dict[str, Any]:
         "name": paper.name,
         "venue": paper.venue,
         "year": paper.year,
+        "status": paper.status,  # "Reject" on a list of submissions is no paper of that venue
         "sources": len(paper.sources),
         "has_code": bool(paper.urls.code),
     }
