@@ -28,7 +28,7 @@ def test_search_returns_the_cli_result_shape(server):
     ).json()
     assert chinese["results"][0]["name"] == "LipoPU" and chinese["searched_as"] is None
     translated = httpx.get(f"{server}/api/search", params={"q": "推测解码", "limit": 1}).json()
-    assert translated["searched_as"] == '"speculative decoding"' and translated["results"][0]["name"] == "VSD"
+    assert translated["searched_as"] == "speculative decoding" and translated["results"][0]["name"] == "VSD"
 
 
 def test_a_search_ends_where_its_evidence_ends_for_the_map_too(server):

@@ -29,7 +29,7 @@ def test_typing_a_query_shows_results_and_puts_it_in_the_url(server, page: Page)
 def test_a_chinese_query_shows_the_english_it_searched(server, page: Page):
     page.goto(server + "/?lang=zh")
     page.fill("#q", "推测解码")
-    expect(page.locator("#results .searched-as")).to_have_text('关键词按英文检索："speculative decoding"')
+    expect(page.locator("#results .searched-as")).to_have_text("关键词按英文检索：speculative decoding")
     expect(page.locator("#results .result-link").first).to_contain_text("Speculative Decoding")
     assert page.locator("#results mark").count() > 0  # the English words are marked in the abstracts
     expect(page.locator("#results .why").first).to_contain_text("speculative, decoding")  # and named in why
