@@ -88,7 +88,7 @@ def test_saved_searches_show_what_a_later_ingest_added(seeded_any):
     assert json.loads(run_cli(*db, "news", "--json").out) == {"news": {"robots": []}}
     run_cli(*db, "ingest", CORPUS / "corl2024.json.gz", "--no-embed")
     fresh = json.loads(run_cli(*db, "news", "--json").out)["news"]["robots"]
-    assert fresh and all(hit["venue"] == "CORL" for hit in fresh)
+    assert fresh and all(hit["venue"] == "CoRL" for hit in fresh)
     assert json.loads(run_cli(*db, "news", "--json").out) == {"news": {"robots": []}}  # seen now
 
 

@@ -197,6 +197,18 @@ def test_the_map_opens_papers_and_a_search_marks_them(server, page: Page):
     expect(page).to_have_url(re.compile(f"/papers/{paper_id}$"))
 
 
+def test_the_chinese_stats_page_names_kinds_in_chinese(server, page: Page):
+    page.goto(server + "/stats?lang=zh")
+    labels = page.locator("svg.chart text").evaluate_all("all => all.map(e => e.textContent.trim())")
+    assert "方法" in labels and "method" not in labels
+
+
+def test_a_browse_page_past_the_last_says_so(server, page: Page):
+    assert page.goto(server + "/browse?page=999").status == 404
+    expect(page.locator("main")).to_contain_text("no page 999: these papers fill 3")  # 56 papers, 20 a page
+    assert page.goto(server + "/browse?page=3").status == 200
+
+
 def test_stats_and_benchmark_pages_draw_and_link(server, page: Page):
     page.goto(server + "/stats")
     assert page.locator("svg.chart").count() >= 4

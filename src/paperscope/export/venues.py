@@ -14,7 +14,7 @@ PROCEEDINGS = {
     "COLING": "International Conference on Computational Linguistics",
     "COLM": "Conference on Language Modeling",
     "COLT": "Conference on Learning Theory",
-    "CORL": "Conference on Robot Learning",
+    "CoRL": "Conference on Robot Learning",
     "CVPR": "IEEE/CVF Conference on Computer Vision and Pattern Recognition",
     "ECCV": "European Conference on Computer Vision",
     "EMNLP": "Conference on Empirical Methods in Natural Language Processing",

@@ -22,6 +22,7 @@ VENUE_NAMES = {
     "siggraphasia": "SIGGRAPH Asia",
     "acmmm": "ACM MM",
     "colm": "COLM",
+    "corl": "CoRL",
     "ai4x": "AI4X",
     "automl": "AutoML",
     "3dv": "3DV",

@@ -21,6 +21,7 @@ from paperscope.face.security import COOKIE as TOKEN_COOKIE
 from paperscope.face.shared import LibraryParam, PersonalParam
 from paperscope.index.lexical import MAX_QUERY_CHARS, Filters
 from paperscope.library import MAX_LIKE_CHARS, MAX_RESULTS, MODES, ORDERS, Library, NotFound
+from paperscope.model import CONTRIBUTIONS
 from paperscope.personal import NOT_RELEVANT, STATES
 from paperscope.responses import mine_reply, related_paper, search_hit
 from paperscope.web.i18n import COOKIE, LANGUAGES, WORDS, language
@@ -166,10 +167,12 @@ def browse_page(
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
 ) -> HTMLResponse:
     total = library.count(chosen)
+    pages = max(1, -(-total // PAGE))
+    if page > pages:
+        return error_page(request, f"no page {page}: these papers fill {pages}", 404)
     papers = list(library.papers(order, PAGE, (page - 1) * PAGE, chosen))
     facets = library.facets(chosen)
     topic_labels = {t.id: t.label for t in library.topics()}
-    pages = max(1, -(-total // PAGE))
     return _render(
         request,
         "browse.html",
@@ -261,8 +264,9 @@ def map_page(request: Request, library: LibraryParam) -> HTMLResponse:
 def stats_page(request: Request, library: LibraryParam) -> HTMLResponse:
     stats = library.stats()
     t = WORDS[language(request)]
+    worded = {"unknown", *CONTRIBUTIONS}  # labels of the page's own words, not names
     charts = [
-        _chart(rows, t[key], t)
+        _chart([(t[label] if label in worded else label, n) for label, n in rows], t[key], t)
         for key, rows in (
             ("venue_year", stats.venues),
             ("contribution", stats.contributions),
