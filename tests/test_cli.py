@@ -63,7 +63,9 @@ def test_papers_lists_a_table_and_json(seeded_db):
     assert "51 papers" in table.out and "showing 1–5 of 51" in table.out
     listing = json.loads(run_cli("--db", seeded_db, "papers", "--json").out)
     assert listing["total"] == 51 and len(listing["papers"]) == 51
-    assert set(listing["papers"][0]) == {"id", "display_title", "title", "name", "venue", "year", "sources", "has_code"}
+    assert set(listing["papers"][0]) == {
+        *("id", "display_title", "title", "name", "venue", "year", "status", "sources", "has_code")
+    }
 
 
 def test_show_prints_the_clean_abstract_links_and_sources(seeded_db):
