@@ -7,6 +7,7 @@ import math
 import shutil
 from collections import Counter
 from dataclasses import replace
+from itertools import combinations
 from xml.etree import ElementTree
 
 import numpy as np
@@ -338,6 +339,25 @@ def test_labels_of_topics_at_one_place_are_written_on_lines_of_their_own_near_it
     assert len(set(lines)) == 4  # none written over another
     centre = lines[0]  # the largest topic keeps its place
     assert all(abs(line - centre) <= LABEL_SHIFTS * LABEL_HEIGHT for line in lines)
+
+
+def test_where_labels_would_cover_each_other_a_number_alone_or_nothing_is_written():
+    from paperscope.analyze.charts import LABEL_CHAR_WIDTH, LABEL_HEIGHT, LABEL_SHIFTS, label_places
+
+    # Twelve topics at one place: more than the lines near it hold (the command line's picture wrote all twelve
+    # over each other; the web map, its last labels at the centre over the first)
+    points = [(f"p{t}{i}", "A paper", t, 0.5, 0.5) for t in range(12) for i in range(3)]
+    places = label_places(points, {t: f"a long topic phrase {t}" for t in range(12)})
+    boxes = [
+        (x - LABEL_CHAR_WIDTH * len(name) / 2, y - LABEL_HEIGHT + 3, x + LABEL_CHAR_WIDTH * len(name) / 2, y + 3)
+        for _, name, x, y in places
+    ]
+    assert not any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3] for a, b in combinations(boxes, 2))
+    written = {topic: name for topic, name, _, _ in places}
+    assert written[0] == "1 a long topic phrase 0"  # the largest keeps its name
+    assert len(written) == 2 * LABEL_SHIFTS + 1  # as many as the lines near the place hold; the legend names all
+    apart = label_places([*points, ("q", "A paper", 12, 0.64, 0.5)], {t: f"a long topic phrase {t}" for t in range(13)})
+    assert (12, "13") in [(topic, name) for topic, name, _, _ in apart]  # its number alone, where its name won't fit
 
 
 def test_the_models_chart_counts_a_model_once_however_papers_spell_it():
