@@ -292,6 +292,22 @@ def test_what_a_preposition_governs_is_not_the_papers_name(abstract, name):
     assert (found.name if found else None) == name
 
 
+def test_a_title_the_abstract_spells_out_names_the_papers_acronym_unless_it_names_a_task():
+    """ICLR 2017: "Attentive Recurrent Comparators (ARCs) are a novel class of neural networks" had no name, and
+    its "ARC based models" was ARC, a benchmark (AI2's reasoning challenge); 74 corpus titles are spelled so."""
+    abstract = (
+        "Attentive Recurrent Comparators (ARCs) are a novel class of neural networks built with attention. "
+        "On the Omniglot dataset, ARC based models achieve an error rate of 1.5% in the one-shot task."
+    )
+    facts = extract("Attentive Recurrent Comparators", abstract, abstract)
+    assert (facts.name, facts.name_expansion) == ("ARCs", "Attentive Recurrent Comparators")
+    assert facts.benchmarks == ["Omniglot"]
+    task = "Zero-shot object detection (ZSD) detects classes never seen in training. It is hard."
+    assert find_name(task, title="Zero-Shot Object Detection") is None  # the title names a task
+    problem = "Budgeted sequence submodular maximization (BSSM) selects a sequence under a budget. It is hard."
+    assert find_name(problem, title="Budgeted Sequence Submodular Maximization") is None
+
+
 @pytest.mark.parametrize(
     ("abstract", "name"),
     [

@@ -100,6 +100,8 @@ def _a_task(text: str, name: str) -> bool:
     (AVE)", not "mathematical reasoning (GSM8K)"), and never called a dataset, nor evaluated on ("results on
     the Choice of Plausible Alternatives (COPA)", "a benchmark for knowledge-intensive language tasks (KILT)")."""
     at = text.find(f"({name})")
+    if at < 0:  # spelled out in the plural: "Attentive Recurrent Comparators (ARCs)", then "ARC based models"
+        at = text.find(f"({name}s)")
     if at <= 0 or re.search(re.escape(name) + _DATASET_AFTER, text):
         return False
     letters = [{"2": "t", "4": "f"}.get(c, c) for c in name.lower() if c.isalpha() or c in "24"]

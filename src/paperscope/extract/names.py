@@ -293,7 +293,7 @@ def _introduced(abstract: str, raw: str, title: str | None) -> Name | None:
     titled = _title_name(title)
     if titled:
         return Name(titled, _expansion_elsewhere(titled, abstract, raw) or _subtitle_expansion(titled, title or ""))
-    if defined := _title_definition(title):
+    if defined := _title_definition(title) or _title_spelled_out(title, abstract):
         return defined
     found = (
         _named_in(intro_sentences(abstract), abstract, raw)
@@ -549,6 +549,30 @@ def _title_definition(title: str | None) -> Name | None:
     short, long = match.group("short"), match.group("long").strip()
     if _initials_match(short, long) and _acceptable(short, known=True) and _NAMEY.match(short):
         return Name(short, long)
+    return None
+
+
+# A title's head (before its first preposition) that ends with one of these names a task, not a method
+_TITLE_PREPOSITION = re.compile(r"\s+(?:of|for|with|under|on|via|in|from|by|using)\s+", re.IGNORECASE)
+_TASK_HEADS = frozenset(
+    "detection recognition assessment discovery prediction teamwork shift subitizing adaptation extraction "
+    "identification segmentation classification tracking retrieval answering optimization maximization".split()
+)
+
+
+def _title_spelled_out(title: str | None, abstract: str) -> Name | None:
+    """A title the abstract spells out as a long form: "Attentive Recurrent Comparators", then "Attentive
+    Recurrent Comparators (ARCs) are a novel class of neural networks" -> ARCs; not a title that names a task
+    ("Zero-Shot Object Detection", "Best Arm Identification with Resource Constraints")."""
+    if not title or "(" not in abstract:
+        return None
+    head = _TITLE_PREPOSITION.split(title, maxsplit=1)[0].split()
+    if head and head[-1].lower() in _TASK_HEADS:
+        return None
+    for _, short, long in definitions(abstract):
+        expansion = schwartz_hearst(short, long)
+        if expansion and expansion.casefold() == title.casefold() and _acceptable(short, known=True):
+            return Name(short, expansion)
     return None
 
 
