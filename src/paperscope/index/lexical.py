@@ -343,7 +343,8 @@ def parse_years(text: str | None) -> tuple[int, int] | None:
     if not match:
         return None
     first = int(match.group(1))
-    return first, int(match.group(2) or first)
+    last = int(match.group(2) or first)
+    return min(first, last), max(first, last)  # "2026..2020" is the same years (it matched nothing)
 
 
 @dataclass
@@ -369,8 +370,6 @@ class Filters:
         years = parse_years(year)
         if year and years is None:
             raise PaperscopeError(f"year takes a year or a range like 2024..2026, not {year!r}")
-        if years and years[0] > years[1]:  # which would silently match nothing
-            raise PaperscopeError(f"a year range runs from the earlier year: {years[1]}..{years[0]}, not {year}")
         if contribution and contribution not in CONTRIBUTIONS:
             raise PaperscopeError(f"unknown contribution {contribution!r}; one of {', '.join(CONTRIBUTIONS)}")
         return cls(venue=venue or None, years=years, contribution=contribution or None, has_code=has_code, topic=topic)
