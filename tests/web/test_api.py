@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import json
 import os
 import signal
 import threading
@@ -88,6 +89,22 @@ def test_related_stats_and_export(server):
     assert exported.headers["content-type"].startswith("text/csv")
     assert len(list(csv.DictReader(io.StringIO(exported.text)))) == 56
     assert httpx.get(f"{server}/api/export", params={"format": "jsonl", "ids": nemo["id"]}).text.count("\n") == 1
+
+
+def test_a_searchs_results_export_as_the_search_found_them(server, page):
+    found = httpx.get(f"{server}/api/search", params={"q": "speculative decoding", "limit": 50}).json()
+    exported = httpx.get(f"{server}/api/export", params={"format": "jsonl", "q": "speculative decoding"}).text
+    assert [json.loads(line)["id"] for line in exported.splitlines()] == [r["id"] for r in found["results"]]
+    assert found["total"] == 2  # the results end where the evidence ends: not the whole library
+    nothing = httpx.get(f"{server}/api/export", params={"format": "jsonl", "q": "zyxwvutsrqp"})
+    assert nothing.status_code == 200 and nothing.text == ""  # not every paper
+    icml = httpx.get(f"{server}/api/export", params={"format": "jsonl", "venue": "ICML"}).text
+    assert icml.count("\n") == 51  # the filters, without a query, choose the papers
+    page.goto(server + "/?q=speculative+decoding")
+    link = page.locator(".exports a", has_text="ris")
+    assert "q=speculative+decoding" in link.get_attribute("href") and "format=ris" in link.get_attribute("href")
+    ris = httpx.get(server + link.get_attribute("href")).text
+    assert ris.count("TY  - ") == 2
 
 
 def test_openapi_and_security_headers(server):

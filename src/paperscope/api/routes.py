@@ -136,19 +136,26 @@ def map_points(library: LibraryParam, chosen: FiltersParam) -> dict[str, Any]:
 
 @router.get(
     "/export",
-    summary="Export papers (all, or the ids given) in one of the export formats",
+    summary="Export papers (all, those the filters let through, the ids given, or a search's results) in a format",
     response_class=StreamingResponse,
     responses={200: {"content": {f.media_type: {"schema": {}} for f in FORMATS.values()}}},
 )
 def export(
     library: LibraryParam,
+    chosen: FiltersParam,
     format: Annotated[str, Query(pattern=f"^({'|'.join(FORMATS)})$")] = "jsonl",
     ids: Annotated[list[str] | None, Query(max_length=MAX_PAGE)] = None,
+    q: Annotated[str, Query(max_length=MAX_QUERY_CHARS)] = "",
+    mode: Annotated[str, Query(pattern=f"^({'|'.join(MODES)})$")] = "hybrid",
 ) -> StreamingResponse:
+    if q.strip():  # the search page's results, all of them, as `paperscope export --query` gives them
+        ids = [hit.paper.id for hit in library.search(q, MAX_RESULTS, chosen, mode=mode)]
+    elif not ids:
+        ids = None  # every paper the filters let through
     # Written first to a spooled file (memory up to 8 MB, then disk), then streamed: the response
     # never holds a large library in memory, and an unknown id is a 404 before anything is sent.
     spool = tempfile.SpooledTemporaryFile(max_size=8 * 2**20, mode="w+", encoding="utf-8", newline="")  # noqa: SIM115 (closed by chunks())
-    library.export(format, spool, ids or None)
+    library.export(format, spool, ids, chosen)
     spool.seek(0)
 
     def chunks() -> Iterator[str]:

@@ -118,6 +118,7 @@ def search_page(
         "topic_labels": topic_labels,
         "searched_as": searched_as,
         "no_vectors": found.without_vectors,
+        "exports": EXPORTS,
     }
     return _render(request, "results.html" if fragment else "search.html", **context)
 
@@ -210,7 +211,7 @@ def list_page(
 ) -> HTMLResponse:
     papers = [(p, personal.state(p.id)) for p in personal.listed(tag)]
     tags = personal.tags()
-    return _render(request, "list.html", papers=papers, tags=tags, tag=tag)
+    return _render(request, "list.html", papers=papers, tags=tags, tag=tag, exports=EXPORTS)
 
 
 @router.get("/recommend", response_class=HTMLResponse)
