@@ -97,6 +97,9 @@ def test_the_count_export_and_map_see_the_same_results(seeded_db, tmp_path):
     assert [json.loads(line)["id"] for line in lines] == [r["id"] for r in shown["results"]]
     text = run_cli("--db", seeded_db, "search", "speculative decoding", "--limit", "1").out
     assert text.startswith(f"{shown['total']} papers match; the first 1:")
+    # by meaning every paper ranks somewhere: the count says so rather than that all 51 match
+    meaning = run_cli("--db", seeded_db, "search", "speculative decoding", "--mode", "semantic", "--limit", "1")
+    assert meaning.out.startswith("51 papers ranked by meaning; the first 1:")
 
 
 def test_an_exact_title_comes_first(library):

@@ -365,7 +365,9 @@ def search(
     if not rows:
         out.print("no papers match" + (f": {NO_VECTORS}" if found.without_vectors else ""))
     else:
-        matching = f"{total:,}{'+' if found.capped else ''} papers match"
+        # by meaning every paper is near in some degree: the count is of papers ranked, not of matches
+        matched = "papers ranked by meaning" if mode == "semantic" else "papers match"
+        matching = f"{total:,}{'+' if found.capped else ''} {matched}"
         more = total > len(rows) or found.capped
         out.print(f"[dim]{matching}; the first {len(rows)}:[/dim]" if more else f"[dim]{matching}[/dim]")
     for row, hit in zip(rows, found.hits, strict=True):

@@ -473,6 +473,13 @@ def test_a_chart_of_more_rows_than_it_draws_shows_the_largest_and_says_so(page: 
         assert drawn == [f"{venue['name']}: {venue['papers']}" for venue in ranked[:20]]
 
 
+def test_a_search_by_meaning_counts_papers_ranked_not_matches(server, page: Page):
+    page.goto(server + "/?q=speculative+decoding&mode=semantic")
+    expect(page.locator("#results p.summary").first).to_contain_text("papers, nearest in meaning first")
+    page.goto(server + "/?q=speculative+decoding")
+    expect(page.locator("#results p.summary").first).to_contain_text("results")
+
+
 def test_a_library_without_vectors_says_so_where_nothing_is_found_by_meaning(tmp_path):
     from ..conftest import SEEDS
 

@@ -27,6 +27,7 @@ WORDS: dict[str, dict[str, str]] = {
         "filters": "Filters",
         "clear": "clear",
         "results": "results",
+        "ranked_by_meaning": "papers, nearest in meaning first",
         "no_results": "No papers match.",
         "no_vectors": "No papers match: this library has no sentence vectors yet, so nothing is found by meaning"
         " (paperscope embed computes them).",
@@ -163,6 +164,7 @@ WORDS: dict[str, dict[str, str]] = {
         "filters": "筛选",
         "clear": "清除",
         "results": "条结果",
+        "ranked_by_meaning": "篇论文，按语义相近排序",
         "no_results": "没有匹配的论文。",
         "no_vectors": "没有匹配的论文：本库尚未计算句向量，无法按语义查找（运行 paperscope embed 计算）。",
         "papers": "篇论文",
