@@ -63,13 +63,13 @@ _KNOWN_BEFORE = re.compile(
     r"\s+(?:the\s+)?(?:[A-Z][\w-]*['’]s\s+)?$",
     re.IGNORECASE,
 )
+# A word between a preposition and what it governs: "of the same-sample …"; not "referred to as", nor a verb of
+# making ("to develop Guided Cluster Aggregation (GCA)", "by introducing DNet")
+_MODIFIER = r"(?!as\s)(?!(?:develop|introduc|propos|design|build|present|creat|construct)(?:e|es|ing)?\s)[a-z][\w-]*"
 # What a preposition governs is what the work is for, of, or in, not the work: "a universal denoiser for the
 # finite-input, general-output (FIGO) channel", "an analysis of the same-sample Stochastic ExtraGradient (SEG)
 # method", "to model such connections in an Hidden Conditional Random Field (HCRF) framework"; but "the design
-# of" a robot and "a model of" networks are the work, and "referred to as" names it
-# A word between: "of the same-sample …"; not "referred to as", nor a verb of making ("to develop Guided Cluster
-# Aggregation (GCA)", "by introducing DNet")
-_MODIFIER = r"(?!as\s)(?!(?:develop|introduc|propos|design|build|present|creat|construct)(?:e|es|ing)?\s)[a-z][\w-]*"
+# of" a robot and "a model of" networks are the work
 _MADE_OF = (
     *("design", "development", "implementation", "construction", "model", "family", "class", "concept", "notion"),
     *("mechanism", "dataset", "benchmark", "corpus", "kind", "type", "form"),
