@@ -1613,6 +1613,15 @@ def test_the_name_after_we_call_is_the_papers():
     assert find_name(ours).name == "ConvExtr"
     assert find_name("We show how to craft what we call Rademacher observations (rados) from data.") is None
     assert find_name("We call for more research on Deep Learning.") is None
+    # AISTATS 2022 and IROS 2012, with an article; not the long form of a name given after it (ECCV 2020)
+    assert find_name("Attention can be made doubly stochastic. We call the resulting model a Sinkformer.").name == (
+        "Sinkformer"
+    )
+    assert find_name("A robot builds a map of its workspace: we call it a Reachable Space Map.").name == (
+        "Reachable Space Map"
+    )
+    caps = "We call the resulting descriptors CAmera Pose Supervised, or CAPS, descriptors."
+    assert (find_name(caps) or Name(None, None)).name != "CAmera Pose Supervised"
 
 
 def test_a_title_on_data_analysis_or_dataset_aggregation_is_not_a_study_or_a_dataset():

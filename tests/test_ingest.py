@@ -301,6 +301,7 @@ MADE = {
     39: "9a3d2d85d783a4ef6df89de60ddc1a0f64e071c99326f8f064cec3c831095d0d",  # not what a preposition governs
     40: "1f6da7e21b490e16cc37f55e8623c9d75746ef1ffb0c6d54f7d9066b65276759",  # CoRL, not CORL
     41: "1f6da7e21b490e16cc37f55e8623c9d75746ef1ffb0c6d54f7d9066b65276759",  # a title spelled out (not in the sample)
+    42: "1f6da7e21b490e16cc37f55e8623c9d75746ef1ffb0c6d54f7d9066b65276759",  # we call it a …
 }
 
 

@@ -34,11 +34,11 @@ _NAMING = re.compile(rf"\b(?:{'|'.join(NAMING_WORDS)})\s+(?:as\s+|it\s+|this \w+
 # Where a name given after "namely" or "we call" must end: where the sentence goes on, not inside a longer name
 # ("namely Wing loss", "we call Rademacher observations")
 _ENDED = r"(?=\s*(?:[,.;:(]|$)|\s+(?:which|that|to|for|in|based|with|by|via|from|as|is|was|has|on)\b)"
-# "which we call Procrustes Flow, starts …", "We call our proposed method ConvExtr (…)" (not "they call", nor "we call
-# for")
+# "which we call Procrustes Flow, starts …", "We call our proposed method ConvExtr (…)", "We call the resulting model
+# a Sinkformer." (not "they call", nor "we call for")
 _WE_CALL = re.compile(
-    r"\b[Ww]e call\s+(?:it\s+|this \w+\s+|our (?:proposed |new )?\w+\s+)?"
-    rf"{_GIVEN_NAME}{_ENDED}"
+    r"\b[Ww]e call\s+(?:it\s+|this \w+\s+|our (?:proposed |new )?\w+\s+|the resulting \w+\s+)?(?:an?\s+)?"
+    rf"{_GIVEN_NAME}(?!,\s+or\s){_ENDED}"  # not the long form of "CAmera Pose Supervised, or CAPS, descriptors"
 )
 # "we propose a novel online algorithm, namely Maler, which …": the name after the introduced thing; not a list
 # ("two tasks, namely A and B"), nor what "namely" alone introduces ("we employ standard algorithms, namely OGD")
