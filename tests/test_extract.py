@@ -1620,6 +1620,9 @@ def test_the_name_after_we_call_is_the_papers():
     assert find_name("A robot builds a map of its workspace: we call it a Reachable Space Map.").name == (
         "Reachable Space Map"
     )
+    # ICRA 2022, AISTATS 2022, ICCV 2013: what is proposed "as a novel/new" thing
+    proposed = "We thus propose Channel Randomisation as a novel data augmentation method for fruit images."
+    assert find_name(proposed).name == "Channel Randomisation"
     caps = "We call the resulting descriptors CAmera Pose Supervised, or CAPS, descriptors."
     assert (find_name(caps) or Name(None, None)).name != "CAmera Pose Supervised"
 

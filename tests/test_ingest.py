@@ -302,6 +302,7 @@ MADE = {
     40: "1f6da7e21b490e16cc37f55e8623c9d75746ef1ffb0c6d54f7d9066b65276759",  # CoRL, not CORL
     41: "1f6da7e21b490e16cc37f55e8623c9d75746ef1ffb0c6d54f7d9066b65276759",  # a title spelled out (not in the sample)
     42: "1f6da7e21b490e16cc37f55e8623c9d75746ef1ffb0c6d54f7d9066b65276759",  # we call it a …
+    43: "1f6da7e21b490e16cc37f55e8623c9d75746ef1ffb0c6d54f7d9066b65276759",  # proposed as a novel …
 }
 
 

@@ -43,6 +43,8 @@ _WE_CALL = re.compile(
 # "we propose a novel online algorithm, namely Maler, which …": the name after the introduced thing; not a list
 # ("two tasks, namely A and B"), nor what "namely" alone introduces ("we employ standard algorithms, namely OGD")
 _NAMELY = re.compile(rf",\s+namely,?\s+{_GIVEN_NAME}(?!,\s+[A-Z0-9]){_ENDED}")
+# "We thus propose Channel Randomisation as a novel data augmentation method"
+_PROPOSED_AS = re.compile(rf"\b(?:propos|present|introduc)e[sd]?\s+{_GIVEN_NAME}\s+as\s+an?\s+(?:novel|new)\b")
 _BORROWED = re.compile(rf"\b{BORROWING}\s+(?:a|an|the)\s")  # "by utilizing a popular algorithm, namely Quadtrees"
 _OPENING = re.compile(r"\s*\(")
 _WORD = re.compile(rf"(?<![\w-])({_TOKEN})(?![\w/-])")  # not a link's user: "github.com/BenjaminCoupry/repo"
@@ -389,6 +391,7 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
         ):
             found.append((0, match.start(), short, long.strip()))
     naming = [*_NAMING.finditer(tail), *_WE_CALL.finditer(tail)] if any(map(tail.__contains__, _NAMING_CUES)) else []
+    naming += _PROPOSED_AS.finditer(tail) if " as a" in tail else ()
     for match in naming:
         name = match.group("name")
         if (
