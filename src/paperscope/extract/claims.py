@@ -521,7 +521,7 @@ def _group_claims(sentence: str, group: list[_Value], named: list[str]) -> list[
         Claim(
             value=value.text,
             unit=_unit(value.text),
-            direction=_direction(value, before, after),
+            direction=_direction(value, before, after, metric),
             metric=metric,
             benchmark=benchmark,
             baseline=value.baseline or baseline,
@@ -707,8 +707,10 @@ def _unit(value: str) -> str | None:
     return None
 
 
-def _direction(value: _Value, before: str, after: str) -> str | None:
-    """improves or reduces, when the value's sign, its "from A to B" or its own words say."""
+def _direction(value: _Value, before: str, after: str, metric: str | None = None) -> str | None:
+    """improves or reduces, when the value's sign, its "from A to B" or its own words say; none for a rise of
+    what is better low ("a 1.43% increase in the top-5 error", "increasing the mean power loss by 28%"), which
+    "improves" would misstate."""
     if value.text[0] in "-−":
         return "reduces"
     if value.text[0] == "+":
@@ -724,15 +726,30 @@ def _direction(value: _Value, before: str, after: str) -> str | None:
         return "reduces" if new < old else "improves"
     # a bracket of its own is a side remark: "test (higher stress) groups … 80.5%" improves nothing
     before, after = (_ASIDE.sub(" ", part) if "(" in part else part for part in (before, after))
-    cues = [(len(before) - m.end(), "reduces") for m in _REDUCES.finditer(before)]
-    cues += [(len(before) - m.end(), "improves") for m in _IMPROVES.finditer(before)]
+    cues = [(len(before) - m.end(), "reduces", m.group()) for m in _REDUCES.finditer(before)]
+    cues += [(len(before) - m.end(), "improves", m.group()) for m in _IMPROVES.finditer(before)]
     if cues and _BY_END.search(before):  # "outperforms X by 0.7": the verb before "by" says it
-        return min(cues)[1]
+        return _said(min(cues), metric)
     if _PARITY.search(before) and not _NEAR_CUE.match(after):  # not "similar quality 50 times faster"
         return None
-    cues += [(m.start(), "reduces") for m in _REDUCES.finditer(after) if not _a_cost(after, m)]
-    cues += [(m.start(), "improves") for m in _IMPROVES.finditer(after) if not (_a_cost(after, m) or _a_hope(after, m))]
-    return min(cues)[1] if cues else None
+    cues += [(m.start(), "reduces", m.group()) for m in _REDUCES.finditer(after) if not _a_cost(after, m)]
+    cues += [
+        (m.start(), "improves", m.group())
+        for m in _IMPROVES.finditer(after)
+        if not (_a_cost(after, m) or _a_hope(after, m))
+    ]
+    return _said(min(cues), metric) if cues else None
+
+
+def _said(cue: tuple[int, str, str], metric: str | None) -> str | None:
+    _, direction, word = cue
+    if direction == "improves" and metric and _RISE.fullmatch(word) and _BETTER_LOW.search(metric):
+        return None
+    return direction
+
+
+_RISE = re.compile(r"increas\w*|higher|rais\w*", re.IGNORECASE)  # a rise, not a gain: "improves" is one
+_BETTER_LOW = re.compile(r"\b(?:errors?|loss|misclassification|latency|perplexity|WER|CER|FID)\b", re.IGNORECASE)
 
 
 _ASIDE = re.compile(r"\([^()]*\)")
