@@ -17,6 +17,7 @@ LABEL_HEIGHT = 14
 LABEL_SHIFTS = 3  # lines a topic's label may move up or down from its centre, off a larger topic's label
 MAP_SIZE = 800  # the map's width and height in pixels, of which MAP_PAD on each side is margin
 MAP_PAD = 20
+MAP_MARGIN = MAP_PAD / (MAP_SIZE - 2 * MAP_PAD)  # the margin in the points' [0, 1] frame
 Point = tuple[str, str, int, float, float]  # id, title, topic, x, y (x and y in [0, 1])
 
 
@@ -122,6 +123,12 @@ def label_places(
                 places.append((topic, name, left, box[3] - 3))
                 break
     return places
+
+
+def unit_place(left: float, baseline: float, size: int = MAP_SIZE) -> tuple[float, float]:
+    """Where a label that label_places put at (`left`, `baseline`) has its centre, in the points' [0, 1] frame."""
+    span = size - 2 * MAP_PAD
+    return (left - MAP_PAD) / span, 1 - (baseline + 3 - LABEL_HEIGHT / 2 - MAP_PAD) / span
 
 
 def _free_line(

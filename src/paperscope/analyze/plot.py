@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paperscope.analyze.charts import LABEL_HEIGHT, MAP_PAD, MAP_SIZE, Point, label_places, topic_colour, topic_map
+from paperscope.analyze.charts import MAP_MARGIN, Point, label_places, topic_colour, topic_map, unit_place
 
 LEGEND_ROWS = 30  # legend entries per column under the map
 
@@ -33,11 +33,9 @@ def draw_topic_map(points: list[Point], labels: dict[int, str], output: Path) ->
                 linewidths=0,
             )
     halo = [effects.withStroke(linewidth=3, foreground="white")]
-    span = MAP_SIZE - 2 * MAP_PAD
     for topic, name, left, baseline in label_places(points, labels):  # placed as on the web's map, in its pixels
         axes.text(
-            (left - MAP_PAD) / span,
-            1 - (baseline - LABEL_HEIGHT / 2 + 3 - MAP_PAD) / span,
+            *unit_place(left, baseline),
             name,
             color=topic_colour(topic),
             fontsize=9,  # smaller, for the width of this picture, than the web map's 13 pixels the places assume
@@ -46,9 +44,8 @@ def draw_topic_map(points: list[Point], labels: dict[int, str], output: Path) ->
             va="center",
             path_effects=halo,
         )
-    margin = MAP_PAD / span
-    axes.set_xlim(-margin, 1 + margin)  # the same frame as the web map's, so that the places hold
-    axes.set_ylim(-margin, 1 + margin)
+    axes.set_xlim(-MAP_MARGIN, 1 + MAP_MARGIN)  # the same frame as the web map's, so that the places hold
+    axes.set_ylim(-MAP_MARGIN, 1 + MAP_MARGIN)
     axes.set_axis_off()
     columns = max(1, -(-len(labels) // LEGEND_ROWS))
     axes.legend(

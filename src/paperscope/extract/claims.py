@@ -707,7 +707,7 @@ def _unit(value: str) -> str | None:
     return None
 
 
-def _direction(value: _Value, before: str, after: str, metric: str | None = None) -> str | None:
+def _direction(value: _Value, before: str, after: str, metric: str | None) -> str | None:
     """improves or reduces, when the value's sign, its "from A to B" or its own words say; none for a rise of
     what is better low ("a 1.43% increase in the top-5 error", "increasing the mean power loss by 28%"), which
     "improves" would misstate."""
