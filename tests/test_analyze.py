@@ -215,7 +215,7 @@ def test_a_reason_names_what_two_papers_are_about_not_how_the_field_writes(seede
     said = {word for r in found for phrase in r.phrases for word in phrase.split()}
     assert not {"outperform", "million", "solution"} & said
     agrpo = next(r for r in found if r.paper.name == "AGRPO")  # the other paper on Sudoku
-    assert agrpo.phrases == ["sudoku"] and agrpo.shared == ["benchmark Sudoku"]
+    assert agrpo.phrases[0] == "sudoku" and agrpo.shared == ["benchmark Sudoku"]
     assert "outperform" in related_model.common_words() and "sudoku" not in related_model.common_words()
 
 
@@ -233,13 +233,16 @@ def test_a_texts_words_and_phrases_for_related_papers(monkeypatch):
         "parallel",
     ]
     assert terms.counts["decoder"] == 2 and "the" not in terms.counts
-    assert "speculative decoder" in terms.pairs and "tree draft" in terms.pairs
-    assert not {"decoder tree", "draft decoder", "draft parallel"} & terms.pairs  # never across a clause
+    assert terms.key_phrases["speculative decoder"] == ["speculative decoders"]  # matched singular, shown as said
+    assert terms.key_phrases["draft"] == ["drafts", "drafts"]
     linked = related_model.Terms("Code: https://sites.google.com/view/nav and www.github.com/a/b. Robots navigate")
-    assert set(linked.counts) == {"code", "robot", "navigate"} and linked.pairs == {"robot navigate"}
-    idf = related_model.Idf({"speculative": 1, "decoder": 1, "draft": 1, "tree": 3}, 100)
-    other = related_model.Terms("Faster speculative decoders without drafts")
-    assert related_model.shared_phrases(terms, other, idf) == ["speculative decoder", "draft"]
+    assert set(linked.counts) == {"code", "robot", "navigate"}
+    idf = related_model.Idf({"speculative": 1, "decoder": 1, "draft": 1, "tree": 3, "parallel": 1}, 100)
+    other = related_model.Terms("Faster speculative decoders without drafts, in parallel")
+    # "parallel", said once in each, is how two sentences went; "drafts" is what the first one is about
+    assert related_model.shared_phrases(terms, other, idf) == ["speculative decoders", "drafts"]
+    formula = related_model.Terms("A regret of $\\tilde{O}(\\sqrt{T})$, and $\\tilde{O}(d)$ memory")
+    assert "tilde" not in formula.key_phrases and "sqrt" not in formula.key_phrases
     mine, theirs = related_model.weights(terms, idf), related_model.weights(other, idf)
     assert math.isclose(sum(v * v for v in mine.values()), 1.0)
     cosine = sum(weight * theirs.get(word, 0.0) for word, weight in mine.items())

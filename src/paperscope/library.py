@@ -329,6 +329,11 @@ class Library:
             found.append(Related(other, cosines.get(other_id), _shared(paper, other), phrases))
         return found
 
+    def shared_phrases(self, paper: Paper, other: Paper) -> list[str]:
+        """What two papers are both about, as related papers give it ("speculative decoding")."""
+        terms = [related_model.Terms(semantic.text_of(p)) for p in (paper, other)]
+        return related_model.shared_phrases(*terms, self._library_idf())
+
     def _library_idf(self) -> related_model.Idf:
         """The library's word weights for related papers; worked out once per change of its papers."""
         version = self.store.papers_version()

@@ -5,12 +5,10 @@ the stable paper ids, so all of it survives re-ingesting the lists; each reader 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import orjson
 
-from paperscope.analyze import phrases
 from paperscope.analyze.recommend import recommend
 from paperscope.errors import PaperscopeError
 from paperscope.index import lexical
@@ -107,7 +105,7 @@ class Personal:
         suggestions = []
         for item in found:
             paper, because = self.library.paper(item.paper_id), self.library.paper(item.nearest)
-            shared = shared_phrases(paper, because, self.store.document_frequency)
+            shared = self.library.shared_phrases(paper, because)
             suggestions.append(Suggestion(paper, item.score, because, item.similarity, shared))
         return suggestions
 
@@ -149,15 +147,3 @@ def clean_tag(tag: str) -> str:
     if not match or len(match.group().strip()) > MAX_TAG:
         raise PaperscopeError(f"a tag is 1–{MAX_TAG} characters without commas or semicolons, not {tag!r}")
     return match.group().strip()
-
-
-def shared_phrases(paper: Paper, other: Paper, frequency: Callable[[str], int], top: int = 3) -> list[str]:
-    """The key phrases both papers use, the most specific first: phrases of two or three words before
-    single words, and among each, the rarest first (a phrase is as rare as its rarest word)."""
-    both = set(phrases.phrases(text_of(paper))) & set(phrases.phrases(text_of(other)))
-
-    def rarity(phrase: str) -> tuple[bool, int, str]:
-        words = phrase.split()
-        return len(words) == 1, min(frequency(w) for w in words), phrase
-
-    return phrases.distinct(sorted(both, key=rarity), top)

@@ -20,7 +20,11 @@ _ADVERB = re.compile(r"(?:al|iv|ou|en|an|ing|ed)ly$")  # "theoretically", "effec
 # Words, hyphenated words and "3d"; any other mark that is not a space ends a run, like a stop word.
 _TOKEN = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*|\b\d+d\b|[^\sa-z0-9-]")
 # A link is where the paper lives, not what it is about: "github" and "com" would otherwise label topics.
-_LINK = re.compile(r"(?:https?://|www\.)\S+|\b[\w.-]+\.(?:com|org|io|net|co|ai|dev|edu)\b(?:/\S*)?", re.IGNORECASE)
+# Nor is a formula's source: "$\tilde{O}(\sqrt{T})$" gave "tilde" and "sqrt" as words two papers share.
+_LINK_OR_FORMULA = re.compile(
+    r"(?:https?://|www\.)\S+|\b[\w.-]+\.(?:com|org|io|net|co|ai|dev|edu)\b(?:/\S*)?|\$[^$]*\$|\\\(.*?\\\)",
+    re.IGNORECASE,
+)
 # The genre's own function words: how papers talk, not what they are about.
 GENRE_WORDS = frozenset(
     """
@@ -120,7 +124,7 @@ def _runs(text: str) -> Iterable[list[str]]:
     """The runs of content words in `text`, each a list of its words."""
     run: list[str] = []
     stop = stop_words()
-    for word in [*_TOKEN.findall(_LINK.sub(" . ", text.lower())), "."]:  # "." ends the last run
+    for word in [*_TOKEN.findall(_LINK_OR_FORMULA.sub(" . ", text.lower())), "."]:  # "." ends the last run
         if word in stop or not word[0].isalnum() or _ADVERB.search(word):
             if run:
                 yield run
@@ -147,7 +151,7 @@ def distinct(ranked: Iterable[str], limit: int) -> list[str]:
     telling: set[str] = set()
     cut = cut_phrases()
     for phrase in ranked:
-        words = {_singular(w) for w in phrase.split() if w not in GENERIC_WORDS}
+        words = {singular(w) for w in phrase.split() if w not in GENERIC_WORDS}
         if words & telling or not words or phrase in cut:
             continue
         taken.append(phrase)
@@ -157,5 +161,5 @@ def distinct(ranked: Iterable[str], limit: int) -> list[str]:
     return taken
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word

@@ -11,18 +11,18 @@ in a library of ~11.5k papers (bench/related.py).
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from collections import Counter
 from functools import cache, cached_property
 from importlib.resources import files
 
+from paperscope.analyze import phrases
+
 LEXICAL_WEIGHT = 0.5
 QUERY_WORDS = 20  # the distinctive words a "more like this" query is made of
 MAX_SHARE = 0.05  # a word in more than this share of the library says nothing specific
 REASON_SHARE = 0.01  # a reason names only words rarer than this ("scheme", "technique" are not reasons)
-_CLAUSE = re.compile(r"[.,;:!?()\[\]]\s|\n")
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 # A link is no content: two papers whose code is on "sites.google.com" were "both about sites google".
 _LINK = re.compile(r"\b(?:https?://|www\.)\S+", re.IGNORECASE)
@@ -92,17 +92,18 @@ class Terms:
 
     def __init__(self, text: str) -> None:
         if "://" in text or "www." in text.lower():  # the search for links costs a third of reading a text
-            text = _LINK.sub("\n", text)  # a clause break: no phrase spans a link
+            text = _LINK.sub("\n", text)
         self.text = text
         self.counts = Counter(words(self.text))
 
     @cached_property
-    def pairs(self) -> set[str]:
-        """Neighbouring content words within a clause (never across a full stop or a comma)."""
-        found = set()
-        for clause in _CLAUSE.split(self.text):
-            terms = words(clause)
-            found.update(f"{a} {b}" for a, b in itertools.pairwise(terms) if a != b)
+    def key_phrases(self) -> dict[str, list[str]]:
+        """Its key phrases (analyze/phrases.py: runs of content words), keyed by their words made singular
+        (how two texts are matched), each with every form it takes here, in order."""
+        found: dict[str, list[str]] = {}
+        for phrase in phrases.phrases(self.text):
+            if all(len(w) > 1 and w[-1].isalnum() for w in phrase.split()):  # "dice- ø" of "Dice-Sørensen"
+                found.setdefault(" ".join(map(phrases.singular, phrase.split())), []).append(phrase)
         return found
 
 
@@ -130,17 +131,25 @@ def distinctive(terms: Terms, idf: Idf, top: int = QUERY_WORDS) -> list[str]:
 
 
 def shared_phrases(mine: Terms, theirs: Terms, idf: Idf, top: int = 3) -> list[str]:
-    """Two-word phrases and rare words both texts use, the most specific first ("speculative decoding"):
-    rare in the library and in the field."""
+    """The key phrases both texts use, the most telling first (by the sum of their words' IDF: "sudoku"
+    before "large language models", "graph neural networks" before "neural networks"). A single word is
+    a reason only when one of the texts says it again (what that paper is about, which the other names)
+    and it is rare in the library and in the field: said once in each, it is how two sentences went
+    ("clearly", "producing", "bird" of "bird's-eye view"). A phrase of two words needs no rare word:
+    "domain adaptation" tells what two papers share though both its words are common. Read blind beside
+    the word pairs given before (80 related pairs at 11.5k papers), these were the better reason in 56,
+    the worse in 11, with 17 phrases a reader found wrong or empty against 45."""
     common = common_words()
 
-    def specific(word: str) -> bool:
-        return idf.rare(word, REASON_SHARE) and word not in common
+    def telling(phrase: str) -> bool:
+        if " " in phrase:
+            return True
+        said = max(len(mine.key_phrases[phrase]), len(theirs.key_phrases[phrase]))
+        return said > 1 and idf.rare(phrase, REASON_SHARE) and phrase not in common
 
-    phrases = [p for p in mine.pairs & theirs.pairs if any(specific(w) for w in p.split())]
-    covered = {w for p in phrases for w in p.split()}
-    phrases += [w for w in mine.counts.keys() & theirs.counts.keys() - covered if specific(w)]
-    return sorted(phrases, key=lambda p: (-sum(idf(w) for w in p.split()), p))[:top]
+    shown = [mine.key_phrases[p][0] for p in mine.key_phrases.keys() & theirs.key_phrases.keys() if telling(p)]
+    ranked = sorted(shown, key=lambda p: (-sum(idf(w) for w in p.split()), p))
+    return phrases.distinct(ranked, top)
 
 
 def _tf(count: int) -> float:
