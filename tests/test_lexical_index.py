@@ -121,6 +121,20 @@ def test_an_update_deletes_the_removed_rows_and_replaces_a_rewritten_one_in_plac
     assert [row for row, _, _ in index.search(lexical.parse("title5"), 10)] == [5]
 
 
+def test_a_words_other_number_counts_for_less_as_typed_than_in_a_chinese_querys_english():
+    """Chinese marks no number: the translation's "policy" may be the papers' "policies"."""
+    from paperscope.index.lexical_index import OTHER_FORM, OTHER_FORM_TRANSLATED
+
+    index = LexicalIndex(None)
+    index.update([], [(1, ("", "", "", "alpha policy", "", "", "")), (2, ("", "", "", "beta policies", "", "", ""))], 1)
+    typed, translated = lexical.parse("policy"), lexical.parse("policy")
+    translated.typed = False
+    for query, share in ((typed, OTHER_FORM), (translated, OTHER_FORM_TRANSLATED)):
+        (first, exact, _), (second, other, _) = index.search(query, 10)
+        assert (first, second) == (1, 2) and other / exact == pytest.approx(share, rel=1e-3)
+    assert OTHER_FORM < OTHER_FORM_TRANSLATED < 1
+
+
 def test_a_deleted_index_is_built_again(seeded_any):
     with Library(seeded_any) as lib:
         assert names(lib.search("NEMO", limit=1, mode="lexical")) == ["NEMO"]

@@ -56,6 +56,13 @@ PROXIMITY = 0.3
 # Chinese descriptions 0.863 → 0.914 and Chinese seed queries 0.657 → 0.706 (lexical), and the mean
 # over the sets in hybrid 0.820 → 0.837.
 OTHER_FORM = 0.5
+# A Chinese query's English (lexical.Query.typed False) takes the other number at this share: Chinese marks
+# no number, so "contexts" is as likely as the "context" its translation gives. Chosen on the tune parts of
+# bench/search_eval.py's Chinese sets, against 0.5 (as typed), 0.85 and 1.0: seed queries 0.706 → 0.716,
+# topical 0.724 → 0.735, vague descriptions 0.931 → 0.935 (hybrid), no set lower; at 1.0 the strict sets
+# gained more (0.719, 0.739) and the pooled ones lost (0.750 → 0.736). Held out: known items 0.968 →
+# 0.976, the fresh known items 0.967 → 0.973 and 0.905 → 0.907, vague 0.747 → 0.745, seed queries 0.678 → 0.679.
+OTHER_FORM_TRANSLATED = 0.7
 
 
 def _analyzer() -> tantivy.TextAnalyzer:
@@ -187,7 +194,8 @@ class LexicalIndex:
         matching any of the rarest (lexical.Query.rarest), each group by BM25; within `rows` if given."""
         # Each term's query is made once, and only for a pass that runs: a phrase's costs a search of
         # its own (_idf_ratio), and the rarest terms are in both passes.
-        term = functools.cache(self._term)
+        other_form = OTHER_FORM if query.typed else OTHER_FORM_TRANSLATED
+        term = functools.cache(functools.partial(self._term, other_form=other_form))
         exclude = [term(t) for t in query.exclude]
         near = self._side_by_side(query.pairs)
         hits: list[tuple[int, float, bool]] = []
@@ -250,15 +258,14 @@ class LexicalIndex:
         text, column = (match.group("words"), match.group("column")) if match else (term, None)
         return self.analyzer.analyze(text), column
 
-    def _term(self, term: str) -> tantivy.Query:
+    def _term(self, term: str, other_form: float) -> tantivy.Query:
         """A quoted term of lexical.parse (`"word"`, `"two words"`, `title : "word"`) as a query: on the
-        weighted text, or, when it names a column, on that column alone (as FTS5 counts it)."""
+        weighted text, or, when it names a column, on that column alone (as FTS5 counts it); a word's
+        other number at `other_form`'s share."""
         words, column = self._words(term)
-        if column is None:
-            return self._phrase(TEXT, words)
-        return self._phrase(column, words)
+        return self._phrase(TEXT if column is None else column, words, other_form)
 
-    def _phrase(self, field: str, words: list[str]) -> tantivy.Query:
+    def _phrase(self, field: str, words: list[str], other_form: float) -> tantivy.Query:
         if not words:
             return tantivy.Query.empty_query()
         if len(words) > 1:
@@ -267,7 +274,7 @@ class LexicalIndex:
         if field != TEXT:
             return query
         others = [
-            tantivy.Query.boost_query(self._word(field, form), OTHER_FORM)
+            tantivy.Query.boost_query(self._word(field, form), other_form)
             for form in lexical.other_forms(words[0])
             if self.searcher.doc_freq(field, form)
         ]
