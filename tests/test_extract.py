@@ -706,6 +706,19 @@ def test_a_value_in_brackets_after_what_a_result_is_compared_with_is_that_ones()
         "55.3% to 63.9%"
     ]
     assert values("Our first experiment shows that fewer than half (35.71%) of our subjects do so.") == ["35.71%"]
+    # what set the mark that is beaten (a user found "(3.3%)" shown as ARC's result); not the authors' own mark
+    assert (
+        values(
+            "This is also the first Deep Learning model to outperform humans (4.5%) and surpass the state of the art"
+            " accuracy set by the highly specialized Hierarchical Bayesian Program Learning (HBPL) system (3.3%)."
+        )
+        == []
+    )
+    assert values(
+        "The best-performing GPT-4 prompt passed in 49.7% of games, outperforming ELIZA (22%) and GPT-3.5 (20%),"
+        " but falling short of the baseline set by human participants (66%)."
+    ) == ["49.7%"]
+    assert values("It beats the record set by our model (85.3%) last year.") == ["85.3%"]
 
 
 def test_one_mention_is_one_benchmark_and_a_name_keeps_its_pluses():
