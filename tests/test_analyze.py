@@ -243,6 +243,7 @@ def test_a_texts_words_and_phrases_for_related_papers(monkeypatch):
     assert related_model.shared_phrases(terms, other, idf) == ["speculative decoders", "drafts"]
     formula = related_model.Terms("A regret of $\\tilde{O}(\\sqrt{T})$, and $\\tilde{O}(d)$ memory")
     assert "tilde" not in formula.key_phrases and "sqrt" not in formula.key_phrases
+    assert "tilde" in phrases.phrases_and_formulas(formula.text)  # a feature of likeness all the same
     mine, theirs = related_model.weights(terms, idf), related_model.weights(other, idf)
     assert math.isclose(sum(v * v for v in mine.values()), 1.0)
     cosine = sum(weight * theirs.get(word, 0.0) for word, weight in mine.items())

@@ -94,7 +94,7 @@ def _rerank_with_words(
     sampled = list(rng.choice(pool, size=min(TEXT_NEGATIVES, len(pool)), replace=False)) if len(pool) else []
     negatives = against + sampled
     train, everyone = rows + negatives, rows + negatives + candidates
-    words = TfidfVectorizer(analyzer=phrases.phrases, sublinear_tf=True, min_df=2, max_features=100_000)
+    words = TfidfVectorizer(analyzer=phrases.phrases_and_formulas, sublinear_tf=True, min_df=2, max_features=100_000)
     matrix = words.fit_transform(texts([vectors.ids[i] for i in everyone]))
     features = hstack([csr_matrix(vectors.matrix[everyone]), matrix]).tocsr()
     model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=1_000)
