@@ -119,6 +119,13 @@ def test_chinese_is_searched_as_papers_write_it(typed, searched):
     assert translation.text == searched.replace('"', "")  # searched as the English would be typed
 
 
+def test_chinese_punctuation_between_terms_is_written_as_english_writes_it():
+    assert translate("（大模型）量化：综述", lambda word: 1).text == "(large language models) quantization: survey"
+    assert translate("图神经网络，知识蒸馏、模型合并。", lambda word: 1).text == (
+        "graph neural networks, knowledge distillation, model merging."
+    )
+
+
 def test_a_malformed_glossary_line_is_named():
     with pytest.raises(ValueError, match=r"zh_glossary.tsv:3: 量化 is already defined"):
         read_glossary("# terms\n量化\tquantization\n量化\tquantisation\n")

@@ -32,6 +32,11 @@ _STRETCH = re.compile(r"[A-Za-z0-9]*(?:[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]
 _WORD = re.compile(r"[^\W_]+")
 _LATIN = re.compile(r"[A-Za-z0-9][\w.+#-]*")
 _PARENTHESES = re.compile(r"\([^)]*\)")
+# Chinese punctuation between the translated stretches, as English writes it: "（大模型）量化：综述" was
+# searched as "（large language models）quantization：survey". Quotes are left as typed (ASCII ones make a phrase).
+_PUNCTUATION = str.maketrans(
+    {"，": ", ", "、": ", ", "；": "; ", "：": ": ", "。": ". ", "？": "? ", "！": "! ", "（": " (", "）": ") "}
+)
 # CC-CEDICT senses that are not translations: cross-references, classifiers, names, readings.
 _NOT_A_SENSE = re.compile(r"CL:|variant of|surname|abbr\.|\bsee |used in|[\[\]|]", re.IGNORECASE)
 _ENGLISH_FILLERS = frozenset(["a", "an", "the", "to", "of", "sb", "sth", "oneself", "etc", "be"])
@@ -83,9 +88,10 @@ def translate(text: str, frequency: Frequency, present: Presence | None = None) 
         bound = text[match.start() - 1 : match.start()] in (":", "-") and text.count('"', 0, match.start()) % 2 == 0
         rendered = " ".join(f'"{s}"' if bound and not n and " " in s else s for n, s in enumerate(english))
         before, after = text[match.start() - 1 : match.start()], text[match.end() : match.end() + 1]
-        pieces += [text[done : match.start()], " " * before.isalnum(), rendered, " " * after.isalnum()]
+        between = text[done : match.start()].translate(_PUNCTUATION)
+        pieces += [between, " " * before.isalnum(), rendered, " " * after.isalnum()]
         done = match.end()
-    pieces.append(text[done:])
+    pieces.append(text[done:].translate(_PUNCTUATION))
     translated = re.sub(r"\s+", " ", "".join(pieces)).strip()
     # Nothing translatable (a name, a word in no dictionary): the text as typed, which still finds
     # Chinese titles and abstracts through their character bigrams.
