@@ -171,3 +171,19 @@ def test_a_paper_marked_not_relevant_is_never_suggested_and_steers_the_rest(seed
     run_cli(*db, "not-relevant", dismissed[0], "--undo")
     back = json.loads(run_cli(*db, "recommend", "--tag", "decoding", "--json").out)["suggestions"]
     assert dismissed[0] in {s["id"] for s in back} and dismissed[1] not in {s["id"] for s in back}
+
+
+def test_a_paper_the_reader_has_listed_or_tagged_is_never_suggested(seeded_copy):
+    """A user tagged two papers on decoding and got, as suggestions, papers already on their reading list
+    (one marked read) and others they had tagged."""
+    with Library(seeded_copy) as library:
+        me = Personal(library)
+        for paper_id in (VSD, AURORA):
+            me.tag(paper_id, "decoding")
+        first = [s.paper.id for s in me.recommend("decoding", 5)]
+        me.set_state(first[0], "read")
+        me.set_state(first[1], "to read")
+        me.tag(first[2], "serving")
+        again = [s.paper.id for s in me.recommend("decoding", 5)]
+        assert len(again) == 5 and not set(again) & set(first[:3]) and first[3] in again
+        assert not {VSD, AURORA} & {s.paper.id for s in me.recommend(limit=10)}  # from the reading list: none tagged

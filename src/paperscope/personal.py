@@ -94,20 +94,30 @@ class Personal:
 
     def recommend(self, tag: str | None = None, limit: int = 20) -> list[Suggestion]:
         """Papers like those with `tag` (or on the reading list) and unlike those marked not relevant,
-        best first, each with its reason."""
+        best first, each with its reason; never one the reader has already listed or tagged."""
         if tag is not None and clean_tag(tag) == NOT_RELEVANT:
             raise PaperscopeError(f"{NOT_RELEVANT!r} marks what not to suggest; recommend from another tag")
         liked = self.store.listed(self.reader, tag and clean_tag(tag), None)
         if not liked:
             raise NotFound(f"no paper is tagged {tag!r}" if tag else "the reading list is empty")
         disliked = self.store.listed(self.reader, NOT_RELEVANT, None)
-        found = recommend(self.library.vectors(), liked, limit, texts=self._texts, disliked=disliked)
+        found = recommend(
+            self.library.vectors(), liked, limit, exclude=self._kept(), texts=self._texts, disliked=disliked
+        )
         suggestions = []
         for item in found:
             paper, because = self.library.paper(item.paper_id), self.library.paper(item.nearest)
             shared = self.library.shared_phrases(paper, because)
             suggestions.append(Suggestion(paper, item.score, because, item.similarity, shared))
         return suggestions
+
+    def _kept(self) -> set[str]:
+        """The papers the reader has already, never suggested: on the reading list (to read, reading or
+        read) or tagged with any tag."""
+        kept = set(self.store.listed(self.reader))
+        for tag, _ in self.store.tags(self.reader):
+            kept.update(self.store.listed(self.reader, tag))
+        return kept
 
     def _texts(self, paper_ids: list[str]) -> list[str]:
         return [text_of(self.library.paper(pid)) for pid in paper_ids]
