@@ -286,6 +286,19 @@ def test_the_home_page_has_something_to_explore_before_typing(server, page: Page
     expect(page).to_have_url(re.compile(r"/papers/[a-z2-7]{12}$"))
 
 
+def test_a_filter_chosen_before_any_words_lists_its_papers(server, page: Page):
+    """A user clicked a venue on the home page and saw its count beside the whole library's topics."""
+    page.goto(server + "/")
+    facet = page.locator(".facets a[href*='venue=']").first
+    venue = facet.get_attribute("href").split("venue=")[1].split("&")[0]
+    facet.click()
+    expect(page).to_have_url(re.compile(rf"/browse\?venue={re.escape(venue)}$"))
+    listed = page.locator("main ol.results li")
+    assert 0 < listed.count() <= 20
+    page.select_option("#order", "title")  # and its sort applies when chosen
+    expect(page).to_have_url(re.compile("order=title"))
+
+
 def test_a_search_pages_through_all_its_results(server, page: Page):
     total = httpx.get(f"{server}/api/search", params={"q": "language models"}).json()["total"]
     assert total > 20
@@ -318,8 +331,7 @@ def test_the_api_pages_and_sorts_a_search_and_counts_its_whole_result_set(server
 
 def test_the_sort_control_reorders_the_results(server, page: Page):
     page.goto(server + "/?q=language+models")
-    page.select_option("#order", "name")
-    page.click("#search-form button[type=submit]")
+    page.select_option("#order", "name")  # applies when chosen, with no button pressed
     expect(page).to_have_url(re.compile("order=name"))
     names = page.locator("#results .meta").all_inner_texts()
     shown = [m.split(" · ")[1].lower() for m in names if m.count(" · ") and not m.split(" · ")[1].startswith("Code")]

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, FastAPI, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
@@ -82,9 +82,15 @@ def search_page(
     order: Annotated[str, Query(pattern=f"^({'|'.join(ORDERS)})$")] = "relevance",
     page: Annotated[int, Query(ge=1, le=MAX_RESULTS // PAGE)] = 1,
     fragment: bool = False,
-) -> HTMLResponse:
-    """The home page: a search box over something to explore, or a search's results page by page."""
+) -> Response:
+    """The home page: a search box over something to explore, or a search's results page by page; a
+    filter alone goes to the browse page."""
     library = personal.library
+    if not q.strip() and chosen.active and not fragment:
+        # A filter chosen before any words (a venue on the home page) lists its papers, as browsing does:
+        # the home page showed their count beside the whole library's topics and a sample of eight.
+        kept = {k: v for k, v in request.query_params.items() if k not in ("q", "mode", "order", "page")}
+        return RedirectResponse("/browse?" + urlencode(kept), status_code=303)
     topic_labels = {t.id: t.label for t in library.topics()}
     if not q.strip():
         return _render(

@@ -29,6 +29,11 @@
     all[Math.min(next, all.length - 1)].focus();
   });
 
+  // The browse page's sort applies when chosen (its button stays for a browser without scripts).
+  document.querySelectorAll("form.order select").forEach((select) => {
+    select.addEventListener("change", () => select.form.submit());
+  });
+
   if (!form || !box || !results) return;
   let timer = null;
   let latest = 0;
@@ -49,8 +54,10 @@
     clearTimeout(timer);
     timer = setTimeout(update, 250);
   });
-  const mode = document.getElementById("mode");
-  if (mode) mode.addEventListener("change", update);
+  for (const id of ["mode", "order"]) {  // a new mode or sort applies at once, as typing does
+    const control = document.getElementById(id);
+    if (control) control.addEventListener("change", update);
+  }
 })();
 
 // The map: wheel zooms, drag pans, a search marks the papers it finds.
