@@ -721,6 +721,13 @@ def test_a_value_in_brackets_after_what_a_result_is_compared_with_is_that_ones()
     assert values("It beats the record set by our model (85.3%) last year.") == ["85.3%"]
 
 
+def test_a_benchmark_name_that_starts_a_model_name_is_the_model():
+    """A user's stats page counted FLAN as a benchmark of 7 papers; 6 used the FLAN-T5 model."""
+    text = "Experiments with OPT, FLAN-T5 and LLaMA show gains on TruthfulQA."
+    assert find_benchmarks(text) == ["TruthfulQA"] and "FLAN-T5" in find_models(text)
+    assert find_benchmarks("Instruction tuning on the FLAN collection helps Flan-PaLM.") == ["FLAN"]
+
+
 def test_one_mention_is_one_benchmark_and_a_name_keeps_its_pluses():
     assert find_benchmarks("Evaluation on the KITTI, Complex Urban, and Oxford RobotCar datasets shows it.") == [
         "KITTI",

@@ -305,6 +305,7 @@ MADE = {
     43: "1f6da7e21b490e16cc37f55e8623c9d75746ef1ffb0c6d54f7d9066b65276759",  # proposed as a novel …
     44: "f83b03b007eaa3ff94ceef0a4c3be6fb888aead15dc5c5aa8eee7e3fa8984516",  # no improvement in a rise of an error
     45: "f83b03b007eaa3ff94ceef0a4c3be6fb888aead15dc5c5aa8eee7e3fa8984516",  # "set by X (3.3%)" (sample as in 44)
+    46: "f83b03b007eaa3ff94ceef0a4c3be6fb888aead15dc5c5aa8eee7e3fa8984516",  # FLAN-T5 a model (sample as in 44)
 }
 
 

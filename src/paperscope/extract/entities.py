@@ -181,12 +181,21 @@ def _cited(text: str, at: int) -> bool:
     return opening >= 0 and bool((group := _CITATION.match(text, opening)) and group.end() > at)
 
 
+def _in_a_model(text: str, start: int, name: str) -> bool:
+    """Whether a benchmark's name is the start of a longer model name: FLAN of "FLAN-T5" (a stats page
+    counted FLAN as a benchmark of 7 papers, 6 of which used the FLAN-T5 model)."""
+    end = start + len(name)
+    if not text.startswith("-", end):
+        return False
+    return any(at == 0 and stop > len(name) for at, stop in models().find(text[start : end + 40]))
+
+
 def find_benchmarks(text: str, exclude: str | None = None, known_models: list[str] | None = None) -> list[str]:
     """Benchmarks named in the text, with the variant a suffix names ("ImageNet-LT"), and a model's name
     called a dataset ("the Alpaca dataset"); models (found already, or found here) are not benchmarks,
     nor is an acronym the text defines as a task ("end-to-end (E2E)", "Embodied Question Answering (EQA)")."""
     found = [(s, _with_variant(text, e, text[s:e])) for s, e in benchmarks().find(text)]
-    found = [(s, name) for s, name in found if not _a_task(text, name)]
+    found = [(s, name) for s, name in found if not _a_task(text, name) and not _in_a_model(text, s, name)]
     if "Bench" in text or "Eval" in text or "QA" in text:
         found += [(m.start(), m.group()) for m in _BENCH_SHAPE.finditer(text) if not _a_task(text, m.group())]
     if "benchmark" in text or "dataset" in text or "suite" in text:
