@@ -111,6 +111,7 @@ def test_the_glossary_is_well_formed():
         ("训练策略", '"training strategy"'),
         ("非配对数据", "unpaired data"),  # 非 was dropped as a filler: "paired"
         ("注意力图", '"attention maps"'),  # not "attention graph"
+        ("奖励模型过度优化", '"reward model" over-optimization'),  # a user's query: was "over optimization"
     ],
 )
 def test_chinese_is_searched_as_papers_write_it(typed, searched):

@@ -299,6 +299,17 @@ def test_a_filter_chosen_before_any_words_lists_its_papers(server, page: Page):
     expect(page).to_have_url(re.compile("order=title"))
 
 
+def test_a_paper_page_lists_the_related_papers_the_api_gives_with_their_reasons(server, page: Page):
+    """The page showed 8 where the CLI and the API give 10."""
+    paper_id = httpx.get(f"{server}/api/search", params={"q": "VSD", "limit": 1}).json()["results"][0]["id"]
+    related = httpx.get(f"{server}/api/papers/{paper_id}/related").json()["related"]
+    page.goto(f"{server}/papers/{paper_id}")
+    shown = page.locator("section[aria-labelledby=related-h] li")
+    expect(shown).to_have_count(len(related))
+    assert len(related) == 10 and shown.first.locator("a").inner_text() == related[0]["display_title"]
+    expect(shown.first.locator(".meta")).to_contain_text(related[0]["phrases"][0])
+
+
 def test_a_search_pages_through_all_its_results(server, page: Page):
     total = httpx.get(f"{server}/api/search", params={"q": "language models"}).json()["total"]
     assert total > 20

@@ -197,7 +197,7 @@ def browse_page(
 @router.get("/papers/{paper_id}", response_class=HTMLResponse)
 def paper_page(request: Request, personal: PersonalParam, paper_id: str) -> HTMLResponse:
     paper = personal.library.paper(paper_id)
-    related = [related_paper(r) for r in personal.library.related(paper.id, 8)]
+    related = [related_paper(r) for r in personal.library.related(paper.id, 10)]  # as the CLI and the API give
     yours = mine_reply(personal, paper.id)
     return _render(
         request,
