@@ -721,6 +721,16 @@ def test_a_value_in_brackets_after_what_a_result_is_compared_with_is_that_ones()
     assert values("It beats the record set by our model (85.3%) last year.") == ["85.3%"]
 
 
+def test_a_task_defined_after_the_work_is_named_is_not_its_name():
+    """A user saw Contextual Label Projection named "EAE — event argument extraction"."""
+    abstract = (
+        "In this paper, we introduce a novel label projection approach, CLaP, which translates text to the target"
+        " language. We benchmark CLaP with other label projection techniques on two representative structured"
+        " prediction tasks - event argument extraction (EAE) and named entity recognition (NER)."
+    )
+    assert find_name(abstract, abstract) == Name("CLaP", None)
+
+
 def test_a_benchmark_name_that_starts_a_model_name_is_the_model():
     """A user's stats page counted FLAN as a benchmark of 7 papers; 6 used the FLAN-T5 model."""
     text = "Experiments with OPT, FLAN-T5 and LLaMA show gains on TruthfulQA."
