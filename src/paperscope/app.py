@@ -3,6 +3,7 @@ security headers and error replies. It sits above api/ and web/, which never imp
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from starlette.routing import Match
 
 from paperscope.api import personal, routes
 from paperscope.errors import PaperscopeError
+from paperscope.face.params import YEARS
 from paperscope.library import NotFound
 from paperscope.library_pool import LibraryPool
 from paperscope.store import DEFAULT_READER
@@ -93,7 +95,7 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(f"{'.'.join(str(x) for x in e['loc'][1:])}: {e['msg']}" for e in exc.errors())
+        problems = "; ".join(f"{'.'.join(str(x) for x in e['loc'][1:])}: {_said(e)}" for e in exc.errors())
         return await _error(request, PaperscopeError(problems), 422)
 
     @app.exception_handler(HTTPException)
@@ -102,6 +104,22 @@ def create_app(
         return await _error(request, PaperscopeError(str(exc.detail)), exc.status_code, headers)
 
     return app
+
+
+_CHOICES = re.compile(r"\^\(([\w|-]+)\)\??\$")  # a pattern of alternatives: ^(hybrid|lexical|semantic)$
+
+
+def _said(error: dict[str, Any]) -> str:
+    """A validation error in a reader's words: what a value must be, not the pattern it missed (a user
+    read "String should match pattern '^\\s*\\d{4}(\\.\\.\\d{4})?\\s*$'")."""
+    if error["type"] != "string_pattern_mismatch":
+        return error["msg"]
+    pattern = error["ctx"]["pattern"]
+    if pattern == YEARS:
+        return f"{error['input']!r} is not a year or a range of years (2024, 2020..2024)"
+    if choices := _CHOICES.fullmatch(pattern):
+        return f"{error['input']!r} is not one of {', '.join(choices.group(1).split('|'))}"
+    return f"{error['input']!r} is not valid here"
 
 
 def _allowed(app: FastAPI, request: Request) -> str:
