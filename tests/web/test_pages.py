@@ -261,6 +261,23 @@ def test_queue_tag_and_note_from_the_pages(server, page: Page):
     expect(page.locator("[data-state='']")).to_have_attribute("aria-pressed", "true")
 
 
+def test_a_paper_is_marked_not_relevant_from_its_page_and_unmarked_again(server, page: Page):
+    """A user found the mark on the recommendations page only, and shown on a paper as a tag."""
+    paper_id = httpx.get(f"{server}/api/search", params={"q": "FuzzEval", "limit": 1}).json()["results"][0]["id"]
+    page.goto(f"{server}/papers/{paper_id}")
+    button = page.locator("#not-relevant")
+    expect(button).to_have_attribute("aria-pressed", "false")
+    button.click()
+    expect(button).to_have_attribute("aria-pressed", "true")
+    assert "not relevant" in httpx.get(f"{server}/api/papers/{paper_id}/mine").json()["tags"]
+    page.reload()
+    expect(page.locator("#not-relevant")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#tag-list")).not_to_contain_text("not relevant")  # the toggle says it, not a tag
+    page.locator("#not-relevant").click()
+    expect(page.locator("#not-relevant")).to_have_attribute("aria-pressed", "false")
+    assert "not relevant" not in httpx.get(f"{server}/api/papers/{paper_id}/mine").json()["tags"]
+
+
 def test_a_listed_paper_shows_its_state_on_results_instead_of_a_button_that_would_overwrite_it(server, page: Page):
     paper_id = httpx.get(f"{server}/api/search", params={"q": "NEMO", "limit": 1}).json()["results"][0]["id"]
     marked = httpx.put(f"{server}/api/papers/{paper_id}/state", json={"state": "read"}, headers={"X-Paperscope": "1"})

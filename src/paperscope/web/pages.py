@@ -207,6 +207,7 @@ def paper_page(request: Request, personal: PersonalParam, paper_id: str) -> HTML
         exports=EXPORTS,
         mine=yours,
         states=STATES,
+        not_relevant=NOT_RELEVANT,  # a toggle of its own, not among the tags
         elsewhere=paper_searches(paper.title, paper.abstract),
     )
 

@@ -146,6 +146,12 @@
     await send("PUT", base + "/state", { state: button.dataset.state || null });
     mine.querySelectorAll("[data-state]").forEach((b) => b.setAttribute("aria-pressed", String(b === button)));
   }));
+  const notRelevant = document.getElementById("not-relevant");
+  notRelevant.addEventListener("click", async () => {  // never suggested while pressed
+    const marked = notRelevant.getAttribute("aria-pressed") === "true";
+    await send(marked ? "DELETE" : "PUT", base + "/not-relevant");
+    notRelevant.setAttribute("aria-pressed", String(!marked));
+  });
   mine.querySelectorAll("[data-untag]").forEach((button) => button.addEventListener("click", async () => {
     await send("DELETE", base + "/tags/" + encodeURIComponent(button.dataset.untag));
     reload();
