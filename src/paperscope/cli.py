@@ -313,9 +313,10 @@ def _print_paper(paper: Paper) -> None:
         for url in urls:
             out.print(f"{label}: {escape(url)}")
     if paper.claims:
-        table = Table("claim", "metric", "benchmark", "baseline", title="claims", title_justify="left")
+        table = Table("claim", "change", "metric", "benchmark", "baseline", title="claims", title_justify="left")
         for claim in paper.claims:
-            table.add_row(*(_shown(x or "") for x in (claim.value, claim.metric, claim.benchmark, claim.baseline)))
+            shown = (claim.value, claim.direction, claim.metric, claim.benchmark, claim.baseline)
+            table.add_row(*(_shown(x or "") for x in shown))
         out.print(table)
     for source in paper.sources:
         listing = f"  ({escape(source.listing)})" if source.listing else ""

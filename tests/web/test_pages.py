@@ -327,6 +327,18 @@ def test_a_paper_page_lists_the_related_papers_the_api_gives_with_their_reasons(
     expect(shown.first.locator(".meta")).to_contain_text(related[0]["phrases"][0])
 
 
+def test_a_papers_claims_say_which_way_they_go_and_their_sentence(server, page: Page):
+    """A user read SLiM's "70% | FLOPs" where the abstract says a 70% reduction."""
+    paper_id = httpx.get(f"{server}/api/search", params={"q": "VSD", "limit": 1}).json()["results"][0]["id"]
+    claims = httpx.get(f"{server}/api/papers/{paper_id}").json()["claims"]
+    page.goto(f"{server}/papers/{paper_id}")
+    first = page.locator("section[aria-labelledby=claims-h] tbody tr").first
+    expect(first.locator("td").nth(1)).to_have_text(claims[0]["direction"])  # improves
+    expect(first.locator("td.sentence")).to_have_text(claims[0]["text"])
+    page.goto(f"{server}/papers/{paper_id}?lang=zh")
+    expect(page.locator("section[aria-labelledby=claims-h] tbody tr td").nth(1)).to_have_text("提升")
+
+
 def test_a_search_pages_through_all_its_results(server, page: Page):
     total = httpx.get(f"{server}/api/search", params={"q": "language models"}).json()["total"]
     assert total > 20
