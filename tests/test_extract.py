@@ -99,6 +99,50 @@ def test_claims_with_metric_benchmark_and_baseline(seed_papers):
     ]
 
 
+def test_an_average_over_benchmarks_is_no_one_benchmarks_claim_and_a_baseline_named_in_a_bracket_is_kept():
+    merit = find_claims(
+        "On Qwen2.5-VL-3B with 136 Vision-FLAN tasks, MERIT improves the 8-benchmark average from 54.3 "
+        "(joint training) to 57.0.",
+        ["Vision-FLAN"],
+    )
+    # and what gave the value before, when a bracket names it
+    assert [(c.value, c.metric, c.benchmark, c.baseline) for c in merit] == [
+        ("57.0", "8-benchmark average", None, "joint training (54.3)")
+    ]
+
+
+def test_figures_listed_in_a_bracket_after_what_is_surpassed_are_its_own_not_the_papers():
+    limo = find_claims(
+        "Specifically, through simple supervised fine-tuning, our model, LIMO, achieves 63.3% accuracy on AIME24 and "
+        "95.6% on MATH500, surpassing previous fine-tuned models (6.5% on AIME24, 59.2% on MATH500) while using "
+        "only 1% of the training data required by prior approaches.",
+        ["AIME24", "MATH500"],
+    )
+    assert [(c.value, c.benchmark) for c in limo] == [("63.3%", "AIME24"), ("95.6%", "MATH500")]
+    gains = find_claims("Ours improves accuracy over X (+3.2% and +1.5% on A and B).", ["A", "B"])
+    assert [c.value for c in gains] == ["+3.2%", "+1.5%"]  # gains in the bracket stay the paper's
+
+
+def test_a_benchmark_said_of_another_value_is_not_this_ones():
+    superbpe = find_claims(
+        "Our model trained with SuperBPE achieves an average +4.0% absolute improvement over the BPE baseline "
+        "across 30 downstream tasks (including +8.2% on MMLU), while simultaneously requiring 27% less compute.",
+        ["MMLU"],
+    )
+    assert [(c.value, c.benchmark) for c in superbpe][:2] == [("+4.0%", None), ("+8.2%", "MMLU")]
+
+
+def test_a_model_hardware_or_metric_a_value_is_measured_on_is_not_its_benchmark():
+    def on(sentence: str) -> list:
+        return [(c.value, c.benchmark) for c in find_claims(sentence)]
+
+    assert on("It achieves 3 times speedup on BERT-base model.") == [("3 times", None)]
+    assert on("Ours reduces the loss by 4% on MobileNet.") == [("4%", None)]
+    assert on("The network runs at over 12FPS on GPUs.") == [("12FPS", None)]
+    assert on("It outperforms the baselines by 7.79% on F1-score.") == [("7.79%", None)]
+    assert on("It outperforms the baselines by 7.79% on HopperStand.") == [("7.79%", "HopperStand")]
+
+
 def fields(claims):
     return [(c.value, c.unit, c.direction, c.metric, c.benchmark, c.baseline) for c in claims]
 
@@ -445,6 +489,19 @@ def test_an_untitled_paper_without_a_name_is_titled_by_what_its_authors_say_they
         "Providing evidence that sparsity-like mechanisms"  # "In this paper, we provide evidence that …"
     )
     assert not [p for p in seed_papers if p.display_title.startswith(("Recent work", "A plethora of recent"))]
+    # "We study how LLMs process negation", not a hypothesis it weighs ("We consider two hypotheses: models
+    # could … or they could directly construct a representation of the entire negative phrase")
+    assert title("We study how Large Language Models (LLMs) process negation") == (
+        "Studying how Large Language Models (LLMs) process negation mechanistically"
+    )
+    # what fills the gap, not "this gap": "we close this gap … by showing that, both at …, X"
+    assert title("A plethora of recent works has shown") == (
+        "The local Lipschitz constant of deep neural networks does not increase with network width"
+    )
+    # the study, not what it "also introduces"
+    assert title("Modern AI hardware, such as Nvidia's Blackwell") == (
+        "Systematically investigating the trade-offs between FP and INT formats"
+    )
 
 
 FIELDS = {"value", "unit", "direction", "metric", "benchmark", "baseline"}

@@ -71,7 +71,7 @@ _WORDED = re.compile(
 )
 # "from 4.04% to 26.15%", "4.04% → 26.15%": the second is the result, the first what it was before.
 _FROM_TO = re.compile(
-    rf"\bfrom\s+(?P<old>{_NUMBER}%?)(?:\s*\([^)]*\))?\s+to\s+"
+    rf"\bfrom\s+(?P<old>{_NUMBER}%?)(?:\s*\((?P<was>[^)]*)\))?\s+to\s+"
     rf"(?:(?:over|about|approximately|nearly|around|just|only|below|under|as (?:low|high|much|little) as)\s+)?"
     rf"(?P<new>{_NUMBER}%?)|"
     rf"(?<![\w.@])(?P<before>{_NUMBER}%?)\s*(?:→|->|⟶)\s*(?P<after>{_NUMBER}%?)"
@@ -380,12 +380,12 @@ def _sentence_claims(sentence: str, named: list[str]) -> list[Claim]:
                 and _COUNTED.search(sentence, max(0, group[0].start - 40), group[0].start)
             )
             or _PRIOR_HAS.search(sentence, max(0, group[0].start - 80), group[0].start)
-            or _theirs(sentence, group)
+            or _theirs(sentence, group, values)
         ):
             continue
         if sentence.endswith("within ", 0, group[0].start):  # "within 63% of the optimal path": no change
             continue
-        found = _group_claims(sentence, group, named)
+        found = _group_claims(sentence, group, named, values)
         if claims and group[0].clause == values[values.index(group[0]) - 1].clause:
             bare = not group[0].before.strip() and not _OWN_WORD.match(group[-1].after) and "FPS" not in group[0].text
             found = [_elided(claim, claims[-1], bare) for claim in found]
@@ -393,20 +393,45 @@ def _sentence_claims(sentence: str, named: list[str]) -> list[Claim]:
     return claims
 
 
-def _theirs(sentence: str, group: list[_Value]) -> bool:
+def _theirs(sentence: str, group: list[_Value], values: list[_Value]) -> bool:
     """A value alone in brackets after what the result is compared with: that one's figure. Not a factor
     ("outperform … Ceres (41.45×)" is how much faster) nor a range ("baselines (55.3% to 63.9%)": theirs
     to ours)."""
-    if len(group) != 1:
+    return _theirs_alone(sentence, group) or _theirs_listed(sentence, group, values)
+
+
+def _theirs_alone(sentence: str, group: list[_Value]) -> bool:
+    if len(group) != 1 or not (rest := _REST_OF_BRACKET.match(sentence, group[0].end)):
         return False
     value = group[0]
-    rest = _REST_OF_BRACKET.match(sentence, value.end)
-    if _FACTOR_OR_RANGE.search(value.text) or not rest or _GAIN_WORD.search(rest.group()):
+    if _FACTOR_OR_RANGE.search(value.text) or _GAIN_WORD.search(rest.group()):
         return False  # "over … detection (5% relative increase in mean average precision)": the paper's gain
     if value.text[0] in "+-−" and not sentence[value.end :].lstrip().startswith(")"):  # "(+3.2% mIoU)": a gain
         return False
     window = max(0, value.start - 160)
     return bool(_THEIRS.search(sentence, window, value.start) or _SET_BY.search(sentence, window, value.start))
+
+
+_COMPARING = re.compile(r"\b(?:vs|versus|compared|than|from|to|over|against)\b")
+
+
+def _theirs_listed(sentence: str, group: list[_Value], values: list[_Value]) -> bool:
+    """Values listed in one bracket, which they open, after what the result is compared with: that one's
+    figures ("surpassing previous fine-tuned models (6.5% on AIME24, 59.2% on MATH500)"); not gains ("(+3.2%
+    and +1.5%)", "outperforms the state of the art (up to 2.7%)")."""
+    opened, closed = sentence.rfind("(", 0, group[0].start), sentence.find(")", group[-1].end)
+    if opened < 0 or closed < 0 or "(" in sentence[opened + 1 : closed] or ")" in sentence[opened:closed]:
+        return False
+    inside = [value.start for value in values if opened < value.start < closed]
+    # one value is _theirs_alone's; "(63.3% up from 43.9%)", "(95.2% vs. 89.53%)" set the paper's beside theirs
+    if len(inside) < 2 or sentence[opened + 1 : inside[0]].strip() or _COMPARING.search(sentence, opened, closed):
+        return False
+    if _GAIN_WORD.search(sentence, opened, closed) or any(
+        value.text[0] in "+-−" or _FACTOR_OR_RANGE.search(value.text) for value in group
+    ):
+        return False
+    window = max(0, opened - 160)
+    return bool(_THEIRS.search(sentence, window, opened + 1) or _SET_BY.search(sentence, window, opened + 1))
 
 
 def _elided(claim: Claim, previous: Claim, bare: bool) -> Claim:
@@ -419,6 +444,13 @@ def _elided(claim: Claim, previous: Claim, bare: bool) -> Claim:
         metric=claim.metric or (previous.metric if bare else None),
         direction=claim.direction or previous.direction,
     )
+
+
+def _what_it_was(match: re.Match, old: str) -> str:
+    """The value before, with what gave it when a bracket names it: "from 54.3 (joint training) to 57.0"."""
+    was = match.group("was") if old == "old" else None
+    named = was and re.search(r"[^\W\d_]", was) and not re.search(r"\d", was)
+    return f"{was.strip()} ({match.group(old)})" if named else match.group(old)
 
 
 def _values(sentence: str) -> list[_Value]:
@@ -436,7 +468,7 @@ def _values(sentence: str) -> list[_Value]:
             and not _CHANGED.search(sentence, max(0, match.start() - 60), match.start())
         ):  # "ranging from 0 to 1", "ages from 0 to 80": a span, no result ("BLEU … from 56 to 66" is one)
             continue
-        found.append((0, match.start(old), match.end(new), match.group(new), match.group(old)))
+        found.append((0, match.start(old), match.end(new), match.group(new), _what_it_was(match, old)))
     for match in _VALUE.finditer(sentence):
         if not _SETUP_AFTER.match(sentence[match.end() :]):
             found.append((1, match.start(), match.end(), match.group().strip(), None))
@@ -501,7 +533,10 @@ def _groups(values: list[_Value]) -> list[list[_Value]]:
     return list(groups.values())
 
 
-def _group_claims(sentence: str, group: list[_Value], named: list[str]) -> list[Claim]:
+_OVER_BENCHMARKS = re.compile(r"\bbenchmarks?\b", re.IGNORECASE)
+
+
+def _group_claims(sentence: str, group: list[_Value], named: list[str], values: list[_Value]) -> list[Claim]:
     before, after = group[0].before, group[-1].after
     metric = _metric(group[0].text, after, before)
     found = _benchmarks_in(after, named) or _benchmarks_in(before, named)
@@ -521,8 +556,12 @@ def _group_claims(sentence: str, group: list[_Value], named: list[str]) -> list[
         and not _ON_OTHER.match(after)  # "… on ProofNet and 2.4% → 9.6% on uproof": not on ProofNet
         and not _ON_CAPITALISED.match(before)  # "…, and on Last Letter from 23.8% to 84.2%": not on AQuA
         and not (len(group) > 1 and _one_of_a_list(group[0].clause, named[0]))
+        # "+4.0% across 30 downstream tasks (including +8.2% on MMLU)": MMLU is the other value's
+        and not _in_anothers_bracket(sentence, named[0], group, values)
     ):
         benchmarks = [named[0]] * len(group)
+    if metric and _OVER_BENCHMARKS.search(metric):  # "the 8-benchmark average": measured on none of them alone
+        benchmarks = [None] * len(group)
     baseline = _baseline(after, before)
     baselines = _each(group, _split(baseline) if len(group) > 1 else [baseline] if baseline else [])
     return [
@@ -537,6 +576,23 @@ def _group_claims(sentence: str, group: list[_Value], named: list[str]) -> list[
         )
         for value, benchmark, baseline in zip(group, benchmarks, baselines, strict=True)
     ]
+
+
+def _in_anothers_bracket(sentence: str, name: str, group: list[_Value], values: list[_Value]) -> bool:
+    """Whether every mention of `name` stands in a bracket that holds other values and none of the group's."""
+    mentions = [m.start() for m in re.finditer(re.escape(name), sentence)]
+    brackets = [(m.start(), m.end()) for m in re.finditer(r"\([^()]*\)", sentence)]
+    mine = {value.start for value in group}
+
+    def anothers(at: int) -> bool:
+        return any(
+            start < at < end
+            and not any(start < v < end for v in mine)
+            and any(start < value.start < end for value in values if value.start not in mine)
+            for start, end in brackets
+        )
+
+    return bool(mentions) and all(map(anothers, mentions))
 
 
 def _each(group: list[_Value], found: list[str]) -> list[str | None]:
@@ -633,22 +689,35 @@ def _whole_at(text: str, name: str) -> Iterator[int]:
 
 
 def _on_name(after: str) -> str | None:
+    """What a value was measured on ("on HopperStand"); not a model it was measured with ("3 times speedup on
+    BERT-base", "on CenterPoint"), hardware ("on GPUs") or a metric ("on F1-score")."""
     match = _ON_NAME.match(after)
-    return match.group("name") if match and _a_name(match.group("name")) else None
+    name = match.group("name") if match else None
+    if not name or not _a_name(name) or find_models(name) or _HARDWARE.fullmatch(name):
+        return None
+    return name
 
 
 def _on_own_clause(before: str) -> str | None:
     """What the value's own clause says it was measured on ("…, and on Last Letter from 23.8% to 84.2%");
-    not one of a list ("on CamVid and CityScapes") nor a model ("on CenterPoint")."""
+    not one of a list ("on CamVid and CityScapes")."""
     on = _on_name(before)
-    if on is None or find_models(on) or _LIST_GOES_ON.match(before, before.find(on) + len(on)):
+    if on is None or _LIST_GOES_ON.match(before, before.find(on) + len(on)):
         return None
     return on
 
 
+_HARDWARE = re.compile(r"[CGT]PUs?|FPGAs?|ASICs?", re.IGNORECASE)
+
+
 def _a_name(name: str) -> bool:
-    """Shaped as a dataset's name, and not an acronym in capitals ("LLM") or a metric's name."""
-    return bool(re.fullmatch(_NAME, name)) and not name.isupper() and not _METRIC.fullmatch(name)
+    """Shaped as a dataset's name, and not an acronym in capitals ("LLM") or a metric's name ("F1-score")."""
+    return (
+        bool(re.fullmatch(_NAME, name))
+        and not name.isupper()
+        and not _METRIC.fullmatch(name)
+        and not _METRIC.fullmatch(name.replace("-", " "))
+    )
 
 
 def _baseline(after: str, before: str) -> str | None:

@@ -34,11 +34,12 @@ _STEMS = (
 # "We propose X", "this paper introduces X", "our proposed X", "named X". Matched on lower-cased text,
 # verb first and then its subject: one lazy pattern for both was the slowest step of extraction.
 # Verbs only (and "namely"), not the nouns and adjectives these stems begin: "propositional logic", "in terms of",
-# "the two coincide", "dubious", "creatures" (each once read as the authors introducing what follows).
+# "the two coincide", "dubious", "creatures", "constructive", "construction-dominant" (each once read as the authors
+# introducing what follows).
 _VERB = re.compile(
     r"\b(?:propos(?:e|es|ed|ing|als?)|introduc\w*|present\w*|develop\w*|design\w*|devis\w*|coin(?:s|ed|ing)?|"
-    r"call\w*|term(?:ed|ing|s(?! of)|)|nam(?:e|es|ed|ing|ely)|dub(?:s|bed|bing)?|build\w*|construct\w*|"
-    r"releas\w*|creat(?:e|es|ed|ing|ion)|put forward|offer\w*)\b"
+    r"call\w*|term(?:ed|ing|s(?! of)|)|nam(?:e|es|ed|ing|ely)|dub(?:s|bed|bing)?|build\w*|"
+    r"construct(?:s|ed|ing|ion(?!-))?|releas\w*|creat(?:e|es|ed|ing|ion)|put forward|offer\w*)\b"
 )
 # "proposed by Mikolov et al." names another's work; "proposed by using a spiral mechanism" their own.
 _BY_SOMEONE = re.compile(r" by (?!\w+ing\b)")
@@ -71,6 +72,9 @@ _MARKER = re.compile(
     r"(?<!is )(?<!are )(?<!was )(?<!were )(?<!be )(?<!been )refer(?:red)? to as\b)"
 )
 
+# What another might do, not what the authors do: "they could directly construct"; not "we could construct", "this
+# paper would present"
+_HYPOTHETICAL = re.compile(r"\b(?!we\b|paper\b|work\b|study\b)\w+\s+(?:could|might|would|may)\s+(?:\w+ly\s+)?$")
 # What a marker holds, as substrings: tested before the pattern, which tries its lookbehinds at every place
 _MARKERS = ("our ", "the proposed ", "the resulting ", "the new ", *NAMING_WORDS, "refer")
 
@@ -98,6 +102,8 @@ def find_cue(sentence: str) -> tuple[int, int] | None:
     for verb in _VERB.finditer(lower) if subjects else ():
         if _BY_SOMEONE.match(lower, verb.end()) or _TO_USE.match(lower, verb.end()):
             continue  # "the contribution introduced by textual cues", "we propose to use SVIn2": not theirs
+        if _HYPOTHETICAL.search(lower, max(0, verb.start() - 40), verb.start()):
+            continue  # "We consider two hypotheses: models could …, or they could directly construct X"
         before = [subject for subject in subjects if subject[1] <= verb.start()]
         if before and ";" not in lower[before[-1][1] : verb.start()]:
             found.append((before[-1][0], verb.end()))
