@@ -141,6 +141,15 @@ def test_a_model_hardware_or_metric_a_value_is_measured_on_is_not_its_benchmark(
     assert on("The network runs at over 12FPS on GPUs.") == [("12FPS", None)]
     assert on("It outperforms the baselines by 7.79% on F1-score.") == [("7.79%", None)]
     assert on("It outperforms the baselines by 7.79% on HopperStand.") == [("7.79%", "HopperStand")]
+    assert on("It is 2.1% better than the ILP-based solver on MRFs.") == [("2.1%", None)]
+
+
+def test_what_a_claim_was_measured_on_is_among_the_benchmarks(seed_papers):
+    gorl = seed(seed_papers, "000_", 35)  # "… reaches 870 on HopperStand"
+    assert "HopperStand" in gorl.benchmarks
+    assert {c.benchmark for p in seed_papers for c in p.claims} - {None} <= {
+        b for p in seed_papers for b in p.benchmarks
+    }
 
 
 def fields(claims):

@@ -39,12 +39,14 @@ def extract(title: str | None, abstract: str, raw: str = "") -> Facts:
         expansion = named.expansion if named else None
         models = find_models(abstract, exclude=name)
         benchmarks = find_benchmarks(abstract, exclude=name, known_models=models)
+        claims = find_claims(abstract, benchmarks)
         return Facts(
             name=_readable(name),
             name_expansion=_readable(expansion),
             models=models,
-            benchmarks=benchmarks,
-            claims=find_claims(abstract, benchmarks),
+            # and what a claim was measured on, a name the lists do not know ("870 on HopperStand")
+            benchmarks=list(dict.fromkeys([*benchmarks, *(c.benchmark for c in claims if c.benchmark)])),
+            claims=claims,
             contribution=classify(abstract, name, title),
             display_title=to_unicode(display_title(title, abstract, name, expansion)),
         )

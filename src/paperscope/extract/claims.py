@@ -710,11 +710,16 @@ def _on_own_clause(before: str) -> str | None:
 _HARDWARE = re.compile(r"[CGT]PUs?|FPGAs?|ASICs?", re.IGNORECASE)
 
 
+# Not a dataset's name: a word made of one ("ILP-based", "GPU-enabled"), an acronym's plural ("MRFs", "ViTs")
+_NOT_A_NAME = re.compile(r".*-(?:based|enabled|like|aware|driven|free|level|style)|.*[A-Z]s")
+
+
 def _a_name(name: str) -> bool:
     """Shaped as a dataset's name, and not an acronym in capitals ("LLM") or a metric's name ("F1-score")."""
     return (
         bool(re.fullmatch(_NAME, name))
         and not name.isupper()
+        and not _NOT_A_NAME.fullmatch(name)
         and not _METRIC.fullmatch(name)
         and not _METRIC.fullmatch(name.replace("-", " "))
     )
