@@ -106,8 +106,8 @@ def test_an_average_over_benchmarks_is_no_one_benchmarks_claim_and_a_baseline_na
         ["Vision-FLAN"],
     )
     # and what gave the value before, when a bracket names it
-    assert [(c.value, c.metric, c.benchmark, c.baseline) for c in merit] == [
-        ("57.0", "8-benchmark average", None, "joint training (54.3)")
+    assert [(c.value, c.metric, c.benchmark, c.baseline, c.direction) for c in merit] == [
+        ("57.0", "8-benchmark average", None, "joint training (54.3)", "improves")
     ]
 
 

@@ -789,6 +789,9 @@ def _unit(value: str) -> str | None:
     return None
 
 
+_NAMED_WAS = re.compile(r"\(([^()]+)\)$")
+
+
 def _direction(value: _Value, before: str, after: str, metric: str | None) -> str | None:
     """improves or reduces, when the value's sign, its "from A to B" or its own words say; none for a rise of
     what is better low ("a 1.43% increase in the top-5 error", "increasing the mean power loss by 28%"), which
@@ -802,7 +805,8 @@ def _direction(value: _Value, before: str, after: str, metric: str | None) -> st
         return None
     if value.baseline is not None:
         try:
-            old, new = (float(x.rstrip("%").replace(",", "")) for x in (value.baseline, value.text))
+            was = _NAMED_WAS.search(value.baseline)  # "joint training (54.3)"
+            old, new = (float(x.rstrip("%").replace(",", "")) for x in (was[1] if was else value.baseline, value.text))
         except ValueError:
             return None
         return "reduces" if new < old else "improves"
