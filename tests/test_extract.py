@@ -1108,6 +1108,12 @@ ROBOT_ABSTRACT = (
             "We propose a probabilistic framework. We present results on synthetic and real datasets.",
             "method",
         ),
+        # what it also introduces weighs less than what it introduces
+        (
+            None,
+            "We introduce a benchmark of multi-step tool use. We also propose a simple method that improves on it.",
+            "benchmark",
+        ),
     ],
 )
 def test_a_papers_kind_is_what_it_is_not_a_word_it_uses(title, abstract, kind):

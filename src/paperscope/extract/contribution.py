@@ -58,6 +58,7 @@ _APPOSITIVE = re.compile(
     r",\s+(?:a|an|the)\s+(?:[^\s,.]+\s+){0,4}?(?P<noun>" + "|".join(_NOUNS) + r")\b", re.IGNORECASE
 )
 _LETTERS = re.compile(r"[a-z]+")
+_BESIDES = re.compile(r"\b(?:also|additionally|in addition)\b", re.IGNORECASE)
 _WORDS = re.compile(r"[a-z][a-z-]*")
 _BENCH_NAME = re.compile(r"[a-z]Bench\b")
 _OBJECT_WORDS = 8  # the introduced thing is named within this many words of the verb
@@ -293,7 +294,8 @@ def classify(abstract: str, name: str | None = None, title: str | None = None) -
             if w in _NOUNS and not _used_as_a_tool(words, i) and _RESULTS.isdisjoint(words[:i])
         ]
         if kinds:
-            scores[kinds[0]] += 2.5 if kinds[0] != "dataset" else 3.0
+            weight = 2.5 if kinds[0] != "dataset" else 3.0
+            scores[kinds[0]] += weight / 2 if _BESIDES.search(sentence[: cue[1]]) else weight
     scores.update(_word_cues(abstract))
     lower = abstract.lower()
     scores["theory"] += len(_HARDNESS.findall(abstract)) if "hard" in lower or "complete" in lower else 0
