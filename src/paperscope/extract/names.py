@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from paperscope.extract.lexicon import benchmarks, eponyms, fields, models
 from paperscope.extract.text import BORROWING, NAMING_WORDS, after, find_cue, intro_sentences, sentences
@@ -308,13 +309,20 @@ def _introduced(abstract: str, raw: str, title: str | None) -> Name | None:
 
 def _named_in(naming: Iterable[str], abstract: str, raw: str) -> Name | None:
     """The strongest name the naming sentences give, first in the abstract among equals."""
-    candidates = [
-        (kind, number, position, name, expansion or _expansion_elsewhere(name, abstract, raw))
+    given = [
+        (kind, number, position, name, expansion)
         for number, sentence in enumerate(naming)
         for kind, position, name, expansion in _candidates(sentence)
     ]
+    if not given:  # most abstracts: no background to find
+        return None
     background = _background(abstract)
-    candidates = [c for c in candidates if not _a_field(c[3], c[4]) and not after(background, c[3])]
+    candidates = [
+        (kind, number, position, name, expansion or _expansion_elsewhere(name, abstract, raw))
+        for kind, number, position, name, expansion in given
+        if not after(background, name)
+    ]
+    candidates = [c for c in candidates if not _a_field(c[3], c[4])]
     if not candidates:
         return None
     _, _, _, name, expansion = min(candidates, key=lambda c: (c[0], c[1], c[2], c[4] is None))
@@ -418,19 +426,19 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
         if " " in name or _NAMEY.match(name) or name[1:].islower():  # "Info-Gain Sampler", "Aurora"
             # the verb's own object ("We present NEMO, a system ...") is as strong as a definition
             found.append((0, phrase.start("name"), name, None))
+    window_end = _window_end(tail, verb_end)
     for match in _WORD.finditer(tail, verb_end):
-        if len(tail[verb_end : match.start()].split()) > _WINDOW_WORDS:
+        if match.start() > window_end:
             break
         token = match.group(1)
+        if not _NAMEY.match(token) or token in others:  # most words: the cheapest test first
+            continue
         if _after_preposition(tail[: match.start(1)]):  # "a method for MMT": MMT is the task
             continue
-        if _ARGUMENT.search(tail, 0, match.start(1)):  # "complexity O(L3)": L cubed
-            continue
-        if token in others:
+        if _an_argument(tail, match.start(1)):  # "complexity O(L3)": L cubed
             continue
         if (
-            _NAMEY.match(token)
-            and _acceptable(token)
+            _acceptable(token)
             and not _known_thing(tail, match.start(1))
             and not _governed(tail, match.start(1), match.end(1))
         ):
@@ -443,6 +451,24 @@ def _candidates(sentence: str) -> list[tuple[int, int, str, str | None]]:
                 found.append(spelled)
                 break
     return found
+
+
+_WORD_RUN = re.compile(r"\S+")
+
+
+def _window_end(text: str, start: int) -> int:
+    """Where the word after the first _WINDOW_WORDS words from `start` begins (the end of the text when there is
+    none): a word found beyond it is out of the window, as `len(text[start:at].split()) > _WINDOW_WORDS` says."""
+    for number, run in enumerate(_WORD_RUN.finditer(text, start)):
+        if number == _WINDOW_WORDS:
+            return run.start()
+    return len(text)
+
+
+def _an_argument(text: str, end: int) -> bool:
+    """Whether the text before `end` ends with a function's or an order's opening bracket (_ARGUMENT): looked for
+    in its last three characters, where a match must lie (the lookbehind sees before them), not in all of it."""
+    return _ARGUMENT.search(text, max(0, end - 3), end) is not None
 
 
 def _after_preposition(text: str) -> bool:
@@ -628,18 +654,19 @@ def _recurring_definition(abstract: str) -> Name | None:
     return None
 
 
-def definitions(text: str) -> list[tuple[int, str, str]]:
+@lru_cache(maxsize=32)  # an abstract's are asked for by several steps in turn
+def definitions(text: str) -> tuple[tuple[int, str, str], ...]:
     """(position, short, text before it) for each "long form (SHORT)": the long form is cut at the
     nearest bracket or clause mark, as Schwartz and Hearst do."""
     found = []
     for match in _PARENTHESISED.finditer(text):
-        if _ARGUMENT.search(text, 0, match.start() + 1):
+        if _an_argument(text, match.start() + 1):
             continue
         before = text[max(0, match.start() - _LONG_FORM_CHARS) : match.start()]
         ends = [end.start() for end in SENTENCE_END.finditer(before) if before[end.end() : end.end() + 1].isupper()]
         cut = max(*(before.rfind(c) for c in "();:"), *ends[-1:])  # a long form is in one sentence
         found.append((match.start("short"), match.group("short"), before[cut + 1 :].strip()))
-    return found
+    return tuple(found)
 
 
 def _expansion_elsewhere(name: str, abstract: str, raw: str) -> str | None:
@@ -668,6 +695,7 @@ def _before_bracket(name: str, text: str) -> bool:
 _NO_FIRST_WORD = {*"a an the our of for and with to in on introduce propose".split(), *_NAMING_CUES}
 
 
+@lru_cache(maxsize=256)  # the abstract's definitions are spelled out by several steps in turn
 def schwartz_hearst(short: str, long: str) -> str | None:
     """The shortest end of `long` whose letters spell `short` in order, from a word start (Schwartz & Hearst 2003);
     but words whose initials spell it first ("Recursive Recurrent Transformer Network (RRTN)", where the letters
