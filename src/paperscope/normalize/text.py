@@ -30,7 +30,8 @@ from paperscope.normalize.pdf_glyphs import replace_glyphs
 from paperscope.normalize.urls import URL_RE, clean_url, repair_broken_hosts, strip_trailing
 
 _MARKDOWN = MarkdownIt("zero").enable(["emphasis", "link", "backticks", "escape", "entity"])
-_MARKDOWN_HINT = re.compile(r"[*_`\[\]&<>\\]")
+_MARKDOWN_HINT = "*_`[]&<>\\"  # a character markdown would read
+_LATEX_HINT = "\\{}"  # what every match of LATEX_HINT holds
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
 _LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
 # IEEE Xplore's button, copied with the abstract it cut short: "… estimation withi... Show More"
@@ -72,10 +73,27 @@ def _escape(text: str) -> str:
 def fold(text: str) -> str:
     """Whitespace collapsed, invisible characters removed, Unicode composed (NFC), ligatures split."""
     if text.isascii():  # most fields: nothing to remove, compose or split
-        return " ".join(text.split())
+        return _collapsed(text)
     text = unicodedata.normalize("NFC", text.translate(_INVISIBLE))
     if any(ch in text for ch in _LIGATURES):
         text = "".join(_LIGATURES.get(ch, ch) for ch in text)
+    return " ".join(text.split())
+
+
+_ASCII_SPACES = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"  # whitespace to str.split(), but the space
+
+
+def _collapsed(text: str) -> str:
+    """Each run of whitespace one space, none at the ends: `" ".join(text.split())`, without splitting the text
+    into words when it is ASCII and already so (most fields)."""
+    if (
+        text.isascii()
+        and "  " not in text
+        and not _holds_any(text, _ASCII_SPACES)
+        and not text.startswith(" ")
+        and not text.endswith(" ")
+    ):
+        return text
     return " ".join(text.split())
 
 
@@ -88,7 +106,7 @@ def clean_text(raw: str | None) -> CleanText:
         text = _SHOW_MORE.sub(lambda cut: "…" if cut.group(1) else "", text)
     kept = _Protected()
     text = join_split_words(latex_quotes(_protect(text, kept)))
-    if LATEX_HINT.search(text):
+    if _holds_any(text, _LATEX_HINT) and LATEX_HINT.search(text):
         try:
             text, problems = latex_to_markdown(text)
             kept.problems += problems
@@ -96,17 +114,22 @@ def clean_text(raw: str | None) -> CleanText:
             kept.problems.append(f"LaTeX not converted ({exc.__class__.__name__})")
     else:
         text = plain_typography(text)
-    if _MARKDOWN_HINT.search(text):
+    if _holds_any(text, _MARKDOWN_HINT):
         plain, body, urls = _render(_MARKDOWN.parseInline(text), kept)
     else:  # nothing markdown would change: skip its parser, the slowest step left
         found: dict[str, None] = {}
         plain, body = _restore(text, kept, found, in_link=False)
         urls = list(found)
     # Every string in `body` was escaped as it was written; the sanitiser is the second line of defence.
-    plain = " ".join(plain.split())
+    plain = _collapsed(plain)
     body = sanitize(body) if "<" in body else body
     # One string object where the three forms agree (most abstracts): a 100k-record ingest holds them all.
     return CleanText(plain, plain if body == plain else body, urls, kept.problems, repaired)
+
+
+def _holds_any(text: str, characters: str) -> bool:
+    """Whether one of the characters is in the text: a substring test each, far cheaper than a pattern's scan."""
+    return any(map(text.__contains__, characters))
 
 
 _CURLY_QUOTES = frozenset("\u201c\u201d")
