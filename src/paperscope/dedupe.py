@@ -48,17 +48,23 @@ def title_key(title: str | None) -> str | None:
 
 def shingles(abstract_words: Sequence[str]) -> frozenset[str]:
     """Word 3-grams; too short an abstract has none (it can only match exactly)."""
+    return frozenset(_shingle_list(abstract_words))
+
+
+def _shingle_list(abstract_words: Sequence[str]) -> list[str]:
+    """The word 3-grams in order, a repeated one as often as it occurs."""
     if len(abstract_words) < MIN_WORDS:
-        return frozenset()
-    return frozenset(map(" ".join, zip(*(abstract_words[i:] for i in range(SHINGLE_WORDS)), strict=False)))
+        return []
+    return list(map(" ".join, zip(*(abstract_words[i:] for i in range(SHINGLE_WORDS)), strict=False)))
 
 
-def bands(items: frozenset[str]) -> tuple[int, ...]:
-    """MinHash LSH band hashes (signed 64-bit, to fit SQLite): similar sets share at least one."""
+def bands(items: list[str]) -> tuple[int, ...]:
+    """MinHash LSH band hashes (signed 64-bit, to fit SQLite) of shingles: similar sets share at least one. A
+    repeat changes nothing (each permutation keeps its least hash), so no set need be made of them."""
     if not items:
         return ()
     signature = rensa.RMinHash(num_perm=NUM_PERM, seed=7)
-    signature.update(list(items))
+    signature.update(items)
     v = signature.digest()
     # Fold each band's four 32-bit values into one signed 64-bit key; a collision only adds a
     # candidate pair, which is then verified on exact Jaccard.
@@ -122,7 +128,8 @@ class Unit:
     ) -> Unit:
         """A unit with its LSH bands computed from the text (or from its words, when at hand)."""
         found = words(text) if text_words is None else text_words
-        return cls(key, title, venue, text, paper_id, bands(shingles(found)), tuple(sorted(set(ids))), work_class(kind))
+        signature = bands(_shingle_list(found))
+        return cls(key, title, venue, text, paper_id, signature, tuple(sorted(set(ids))), work_class(kind))
 
     def shingles(self) -> frozenset[str]:
         return shingles(words(self.text))
