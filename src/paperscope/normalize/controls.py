@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields, replace
+from functools import cache
 
 from paperscope.model import RawRecord
 from paperscope.normalize.glued_title import without_title_tail
@@ -14,21 +15,27 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def strip_controls(text: str) -> str:
-    return _CONTROL.sub("", text)
+    # a control character is never printable: most texts are, and need no pattern's scan
+    return text if text.isprintable() else _CONTROL.sub("", text)
+
+
+@cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    return tuple(item.name for item in fields(kind))
 
 
 def scrub(record: RawRecord) -> RawRecord:
     """The record with control characters gone from every text, one person per author entry, and no end of
     the title glued before the abstract."""
     changes: dict[str, object] = {}
-    for item in fields(record):
-        value = getattr(record, item.name)
+    for name in _field_names(type(record)):
+        value = getattr(record, name)
         if isinstance(value, str):
-            changes[item.name] = strip_controls(value)
+            changes[name] = strip_controls(value)
         elif isinstance(value, list):
-            changes[item.name] = [strip_controls(v) for v in value]
+            changes[name] = [strip_controls(v) for v in value]
         elif isinstance(value, dict):
-            changes[item.name] = {k: strip_controls(v) for k, v in value.items()}
+            changes[name] = {k: strip_controls(v) for k, v in value.items()}
     changes["authors"] = clean_authors(changes["authors"])  # type: ignore[arg-type]
     title, abstract = changes.get("title"), changes.get("abstract")
     if isinstance(title, str) and isinstance(abstract, str):
