@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 
 # What may follow a model family: versions, sizes and variant words ("-3.1-8B", "2.5-VL-3B", "-0.5B", "-4o",
@@ -49,8 +49,13 @@ class Lexicon:
         capitalised = [n for n in self.names if n[0].isupper() or n[0].isdigit()]
         self.occurring = re.compile(_trie(capitalised)) if capitalised else None
         self.lower_names = [n for n in self.names if not (n[0].isupper() or n[0].isdigit())]
+        self._found = lru_cache(maxsize=8)(lambda text: tuple(self._find(text)))
 
-    def find(self, text: str) -> Iterator[tuple[int, int]]:
+    def find(self, text: str) -> tuple[tuple[int, int], ...]:
+        """Each match as (start, end), in order; the last few texts' are kept, as steps search one in turn."""
+        return self._found(text)
+
+    def _find(self, text: str) -> Iterator[tuple[int, int]]:
         position = 0
         for start in self._starts(text):
             if start < position or not self._word_start(text, start):
