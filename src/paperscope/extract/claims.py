@@ -59,6 +59,7 @@ _BARE = re.compile(
 # Numbers before a metric, alone or coordinated: "70.9 perplexity", "7.2 and 5.0 BLEU".
 _BEFORE_METRIC = re.compile(rf"(?<![\w.$@-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})*)\s+(?:{_METRICS})\b")
 _ONE_NUMBER = re.compile(_NUMBER)
+_WORDED_HOLDS = ("magnitude", "of times", "factor of")  # what each match of _WORDED holds one of
 # Magnitudes in words: "over an order of magnitude", "four orders of magnitude", "hundreds of times", "more than a
 # factor of three".
 _MORE_OF = re.compile(r"\s+(?:more|less|fewer|larger|smaller)\s+(?:data|parameters|samples|examples|tokens|compute)")
@@ -107,6 +108,7 @@ _SHARED_UNIT = re.compile(
     rf"(?<![\w.$-])(?P<values>{_NUMBER}(?:(?:,\s*|,?\s+and\s+){_NUMBER})+)\s+"
     r"(?P<unit>percent(?:age)? points|percent|points|pp)\b"
 )
+_SHARED_UNIT_HOLDS = ("percent", "points", "pp")
 # The value in brackets after what a result is compared with is that one's: "outperforming baselines such
 # as E5-Mistral-7B-Instruct (15.0%) and BM25 (9.8%)", "outperform the existing state-of-the-art model (73.99%)".
 # Only a name between: "outperforms X by a large margin (> 20%)", "gains over Y in perplexity (+13.9%)" are
@@ -342,7 +344,7 @@ def find_claims(abstract: str, benchmarks: list[str] | None = None) -> list[Clai
     for at, sentence in enumerate(said):
         if _OTHERS_RESULTS.match(sentence) or (at < own_from and not _REPORTS_RESULTS.search(sentence)):
             continue
-        if _DIGIT.search(sentence) or any(words in sentence for words in ("magnitude", "of times", "factor of")):
+        if _DIGIT.search(sentence) or any(map(sentence.__contains__, _WORDED_HOLDS)):
             claims += _sentence_claims(_plain_math(sentence), [n for n in named if n in sentence])
     return [claim for claim in claims if _says_what(claim)]
 
@@ -474,7 +476,7 @@ def _values(sentence: str) -> list[_Value]:
             found.append((1, match.start(), match.end(), match.group().strip(), None))
             if _BUDGET_AFTER.match(sentence[match.end() :]):
                 budgets.add((match.start(), match.end()))
-    for match in _WORDED.finditer(sentence) if "of" in sentence else ():
+    for match in _WORDED.finditer(sentence) if any(map(sentence.__contains__, _WORDED_HOLDS)) else ():
         if not _SETUP_AFTER.match(sentence[match.end() :]) and not _MORE_OF.match(sentence, match.end()):
             found.append((1, match.start(), match.end(), match.group(), None))
     for match in _BARE.finditer(sentence):
@@ -482,7 +484,7 @@ def _values(sentence: str) -> list[_Value]:
     for match in _BEFORE_METRIC.finditer(sentence):
         for number in _ONE_NUMBER.finditer(sentence, match.start("values"), match.end("values")):
             found.append((2, number.start(), number.end(), number.group(), None))
-    for match in _SHARED_UNIT.finditer(sentence) if "p" in sentence else ():  # points, pp, percent
+    for match in _SHARED_UNIT.finditer(sentence) if any(map(sentence.__contains__, _SHARED_UNIT_HOLDS)) else ():
         for number in _ONE_NUMBER.finditer(sentence, match.start("values"), match.end("values")):
             found.append((1, number.start(), number.end(), f"{number.group()} {match.group('unit')}", None))
     taken: list[_Value] = []
