@@ -208,7 +208,7 @@ def find_benchmarks(text: str, exclude: str | None = None, known_models: list[st
         ]
         found += [
             (m.start(1) + item.start(), item.group())
-            for m in _LISTED.finditer(text)
+            for m in (_LISTED.finditer(text) if "benchmarks" in text or "datasets" in text else ())
             for item in _LIST_ITEM.finditer(m.group(1))
             if not _worded(item.group())
         ]
