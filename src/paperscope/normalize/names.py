@@ -65,11 +65,18 @@ def clean_authors(authors: list[str]) -> list[str]:
             continue
         if "\\" in author:
             author = _latex_to_text(author)
-        for part in _CONJUNCTION.split(_LEADING_AND.sub("", " ".join(author.split()))):
+        for part in _parts(" ".join(author.split())):
             part = part.strip(" ,;")
             if part:
                 people.append(part)
     return people
+
+
+def _parts(author: str) -> list[str]:
+    """The people an entry names, split at "and"; an entry without the word (most) needs no pattern run."""
+    if "and" not in author.lower():
+        return [author]
+    return _CONJUNCTION.split(_LEADING_AND.sub("", author))
 
 
 def _latex_to_text(author: str) -> str:
