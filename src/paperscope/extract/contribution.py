@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from paperscope.extract.text import after, find_cue, intro_sentences
+from paperscope.extract.text import after, besides, find_cue, intro_sentences
 
 # What a paper calls the thing it introduces: "NEMO, a system that ...", "we release a new benchmark".
 _NOUNS = {
@@ -58,7 +58,6 @@ _APPOSITIVE = re.compile(
     r",\s+(?:a|an|the)\s+(?:[^\s,.]+\s+){0,4}?(?P<noun>" + "|".join(_NOUNS) + r")\b", re.IGNORECASE
 )
 _LETTERS = re.compile(r"[a-z]+")
-_BESIDES = re.compile(r"\b(?:also|additionally|in addition)\b", re.IGNORECASE)
 _WORDS = re.compile(r"[a-z][a-z-]*")
 _BENCH_NAME = re.compile(r"[a-z]Bench\b")
 _OBJECT_WORDS = 8  # the introduced thing is named within this many words of the verb
@@ -295,7 +294,7 @@ def classify(abstract: str, name: str | None = None, title: str | None = None) -
         ]
         if kinds:
             weight = 2.5 if kinds[0] != "dataset" else 3.0
-            scores[kinds[0]] += weight / 2 if _BESIDES.search(sentence[: cue[1]]) else weight
+            scores[kinds[0]] += weight / 2 if besides(sentence) else weight
     scores.update(_word_cues(abstract))
     lower = abstract.lower()
     scores["theory"] += len(_HARDNESS.findall(abstract)) if "hard" in lower or "complete" in lower else 0

@@ -114,6 +114,16 @@ def find_cue(sentence: str) -> tuple[int, int] | None:
     return min(found) if found else None
 
 
+# What the work does besides its main contribution: "We also introduce …", "In addition, we release …".
+_BESIDES = re.compile(r"\b(?:also|additionally|in addition)\b", re.IGNORECASE)
+
+
+def besides(sentence: str) -> bool:
+    """Whether an introducing sentence says what the work also does ("We also propose a simple method")."""
+    cue = find_cue(sentence)
+    return bool(cue and _BESIDES.search(sentence, 0, cue[1]))
+
+
 @lru_cache(maxsize=16)
 def intro_sentences(text: str) -> tuple[str, ...]:
     """Sentences in which the authors introduce something of their own."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from paperscope.extract.text import after, find_cue, intro_sentences, sentences
+from paperscope.extract.text import after, besides, find_cue, intro_sentences, sentences
 
 MAX_TITLE_CHARS = 90
 
@@ -20,20 +20,16 @@ def display_title(title: str | None, abstract: str, name: str | None = None, exp
         what = expansion or _description(name, abstract) or _introduced(introducing, name)
         return _shorten(f"{name}: {what}" if what else name)
     told = sentences(abstract)
-    besides = next((sentence for sentence in introducing if _BESIDES.search(sentence[: find_cue(sentence)[1]])), None)
-    if (
-        introducing
-        and introducing[0] is not besides
-        and (introduced := _shorten(_capitalise(_after_cue(introducing[0]))))
-    ):
+    also = next((sentence for sentence in introducing if besides(sentence)), None)
+    if introducing and introducing[0] is not also and (introduced := _shorten(_capitalise(_after_cue(introducing[0])))):
         return introduced  # not when nothing follows the cue: an abstract that is only "CALLED"
     # What the work is said to be before what it "also introduces" ("This paper fills that gap by systematically
     # investigating …. We also introduce a clipping method …")
-    before = told[: told.index(besides)] if besides else []
+    before = told[: told.index(also)] if also else []
     stated = [t for s in before if _says_what_it_is(s) and (t := _statement(s)) and not _ANAPHORIC.match(t)]
     if stated:
         return _shorten(stated[0])
-    if besides and (introduced := _shorten(_capitalise(_after_cue(besides)))):
+    if also and (introduced := _shorten(_capitalise(_after_cue(also)))):
         return introduced
     stated = [found for sentence in told if (found := _statement(sentence))]
     # One that says what it is about before one about "this question" (said in a sentence before it).
@@ -55,8 +51,6 @@ _REPORTING = frozenset(
     "show shows find finds demonstrate demonstrates prove proves argue argues observe observes establish "
     "establishes present presents propose proposes introduce introduces describe describes".split()
 )
-# What the work does besides its main contribution: "We also introduce …", "In addition, we release …".
-_BESIDES = re.compile(r"\b(?:also|additionally|in addition)\b", re.IGNORECASE)
 # What a study does, which says what the work is better than what it also introduces: "we systematically compare X"
 _STUDYING = frozenset(
     "study studies investigate investigates analyze analyzes analyse analyses examine examines compare compares "
