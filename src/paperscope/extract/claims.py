@@ -321,6 +321,7 @@ class _Value:
     end: int
     text: str
     baseline: str | None = None  # "from A to B": A
+    baseline_name: str | None = None  # "from 54.3 (joint training) to 57.0": what gave A
     before: str = ""  # the text this value owns before and after it
     after: str = ""
     clause: str = ""
@@ -410,8 +411,7 @@ def _theirs_alone(sentence: str, group: list[_Value]) -> bool:
         return False  # "over … detection (5% relative increase in mean average precision)": the paper's gain
     if value.text[0] in "+-−" and not sentence[value.end :].lstrip().startswith(")"):  # "(+3.2% mIoU)": a gain
         return False
-    window = max(0, value.start - 160)
-    return bool(_THEIRS.search(sentence, window, value.start) or _SET_BY.search(sentence, window, value.start))
+    return _after_what_is_beaten(sentence, value.start)
 
 
 _COMPARING = re.compile(r"\b(?:vs|versus|compared|than|from|to|over|against)\b")
@@ -432,8 +432,13 @@ def _theirs_listed(sentence: str, group: list[_Value], values: list[_Value]) -> 
         value.text[0] in "+-−" or _FACTOR_OR_RANGE.search(value.text) for value in group
     ):
         return False
-    window = max(0, opened - 160)
-    return bool(_THEIRS.search(sentence, window, opened + 1) or _SET_BY.search(sentence, window, opened + 1))
+    return _after_what_is_beaten(sentence, opened + 1)
+
+
+def _after_what_is_beaten(sentence: str, at: int) -> bool:
+    """Whether the text before `at` ends with what the result is compared with, or what set the mark it beats."""
+    window = max(0, at - 160)
+    return bool(_THEIRS.search(sentence, window, at) or _SET_BY.search(sentence, window, at))
 
 
 def _elided(claim: Claim, previous: Claim, bare: bool) -> Claim:
@@ -448,17 +453,17 @@ def _elided(claim: Claim, previous: Claim, bare: bool) -> Claim:
     )
 
 
-def _what_it_was(match: re.Match, old: str) -> str:
-    """The value before, with what gave it when a bracket names it: "from 54.3 (joint training) to 57.0"."""
-    was = match.group("was") if old == "old" else None
-    named = was and re.search(r"[^\W\d_]", was) and not re.search(r"\d", was)
-    return f"{was.strip()} ({match.group(old)})" if named else match.group(old)
+def _what_gave_it(match: re.Match) -> str | None:
+    """What gave the value before, when a bracket names it: "from 54.3 (joint training) to 57.0"."""
+    was = match.group("was")
+    return was.strip() if was and re.search(r"[^\W\d_]", was) and not re.search(r"\d", was) else None
 
 
 def _values(sentence: str) -> list[_Value]:
     """The values, earliest first: "from A to B" first, then values with units, then bare numbers."""
     found: list[tuple[int, int, int, str, str | None]] = []
     budgets: set[tuple[int, int]] = set()
+    named: dict[tuple[int, int], str] = {}  # (start, end) of "from A (NAME) to B": NAME
     for match in _FROM_TO.finditer(sentence) if "from" in sentence or "→" in sentence or "->" in sentence else ():
         if _MEASURE.match(sentence, match.end()):  # "bores with diameters from 4 to 50 mm": a range, no result
             continue
@@ -470,7 +475,9 @@ def _values(sentence: str) -> list[_Value]:
             and not _CHANGED.search(sentence, max(0, match.start() - 60), match.start())
         ):  # "ranging from 0 to 1", "ages from 0 to 80": a span, no result ("BLEU … from 56 to 66" is one)
             continue
-        found.append((0, match.start(old), match.end(new), match.group(new), _what_it_was(match, old)))
+        found.append((0, match.start(old), match.end(new), match.group(new), match.group(old)))
+        if old == "old" and (name := _what_gave_it(match)):
+            named[(match.start(old), match.end(new))] = name
     for match in _VALUE.finditer(sentence):
         if not _SETUP_AFTER.match(sentence[match.end() :]):
             found.append((1, match.start(), match.end(), match.group().strip(), None))
@@ -491,7 +498,7 @@ def _values(sentence: str) -> list[_Value]:
     for _, start, end, text, baseline in sorted(found):
         if not any(start < v.end and v.start < end for v in taken):
             text = text.replace("x", "×") if text.endswith("x") else text
-            taken.append(_Value(start, end, text, baseline, budget=(start, end) in budgets))
+            taken.append(_Value(start, end, text, baseline, named.get((start, end)), budget=(start, end) in budgets))
     return sorted(taken, key=lambda v: v.start)
 
 
@@ -573,7 +580,7 @@ def _group_claims(sentence: str, group: list[_Value], named: list[str], values: 
             direction=_direction(value, before, after, metric),
             metric=metric,
             benchmark=benchmark,
-            baseline=value.baseline or baseline,
+            baseline=f"{value.baseline_name} ({value.baseline})" if value.baseline_name else value.baseline or baseline,
             text=sentence.strip()[:300],
         )
         for value, benchmark, baseline in zip(group, benchmarks, baselines, strict=True)
@@ -791,9 +798,6 @@ def _unit(value: str) -> str | None:
     return None
 
 
-_NAMED_WAS = re.compile(r"\(([^()]+)\)$")
-
-
 def _direction(value: _Value, before: str, after: str, metric: str | None) -> str | None:
     """improves or reduces, when the value's sign, its "from A to B" or its own words say; none for a rise of
     what is better low ("a 1.43% increase in the top-5 error", "increasing the mean power loss by 28%"), which
@@ -807,8 +811,7 @@ def _direction(value: _Value, before: str, after: str, metric: str | None) -> st
         return None
     if value.baseline is not None:
         try:
-            was = _NAMED_WAS.search(value.baseline)  # "joint training (54.3)"
-            old, new = (float(x.rstrip("%").replace(",", "")) for x in (was[1] if was else value.baseline, value.text))
+            old, new = (float(x.rstrip("%").replace(",", "")) for x in (value.baseline, value.text))
         except ValueError:
             return None
         return "reduces" if new < old else "improves"
