@@ -52,6 +52,38 @@ def test_key_phrases_hold_no_function_words():
     ]
 
 
+def test_a_label_names_each_thing_once():
+    """What a topic's label or a related paper's reason says again in other words is left out."""
+    assert phrases.distinct(["convolutional neural networks", "cnns", "top-1 accuracy"], 2) == [
+        "convolutional neural networks",
+        "top-1 accuracy",
+    ]
+    assert phrases.distinct(["reinforcement learning", "rl", "offline rl"], 2) == [
+        "reinforcement learning",
+        "offline rl",
+    ]
+    assert phrases.distinct(["fairness", "fair", "bias"], 2) == ["fairness", "bias"]
+    assert phrases.distinct(["policy", "policies", "reward"], 2) == ["policy", "reward"]
+    assert phrases.distinct(["k-means clustering", "cluster", "data points"], 2) == [
+        "k-means clustering",
+        "data points",
+    ]
+    assert phrases.distinct(["matrix completion", "low rank", "low-rank", "matrices"], 3) == [
+        "matrix completion",
+        "low rank",
+        "matrices",
+    ]
+    # what only looks alike stays
+    assert phrases.distinct(["image", "imagenet", "speech", "speed", "plan", "planning"], 6) == [
+        "image",
+        "imagenet",
+        "speech",
+        "speed",
+        "plan",
+        "planning",
+    ]
+
+
 def test_links_are_not_key_phrases():
     found = phrases.phrases(
         "Graph transformers scale. Code is at https://github.com/lab/graph-transformers and www.lab.org/gt, "

@@ -150,22 +150,46 @@ def _grams(run: list[str]) -> Iterable[str]:
 
 
 def distinct(ranked: Iterable[str], limit: int) -> list[str]:
-    """The first `limit` phrases, skipping one cut from a longer one (cut_phrases) and one that shares a
-    telling word with a phrase already taken ("neural networks" or "graph neural" after "graph neural
-    networks", "robots" after "robot"; "deep learning" and "reinforcement learning" share only a generic
-    word, so both stay)."""
+    """The first `limit` phrases, skipping one cut from a longer one (cut_phrases) and one that says again
+    what a phrase already taken says: one that shares a telling word with it ("neural networks" or "graph
+    neural" after "graph neural networks", "robots" after "robot"; "deep learning" and "reinforcement
+    learning" share only a generic word, so both stay), is it written otherwise ("low-rank" after "low
+    rank"), or is a single word that is its initials ("cnns" after "convolutional neural networks"; "offline
+    rl" after "reinforcement learning" says more) or one of its words with another ending ("fair" after
+    "fairness", "cluster" after "k-means clustering", "policies" after "policy")."""
     taken: list[str] = []
-    telling: set[str] = set()
     cut = cut_phrases()
     for phrase in ranked:
-        words = {singular(w) for w in phrase.split() if w not in GENERIC_WORDS}
-        if words & telling or not words or phrase in cut:
+        if phrase in cut or not _telling(phrase) or any(_repeats(phrase, other) for other in taken):
             continue
         taken.append(phrase)
-        telling |= words
         if len(taken) == limit:
             break
     return taken
+
+
+def _telling(phrase: str) -> set[str]:
+    return {singular(w) for w in phrase.split() if w not in GENERIC_WORDS}
+
+
+def _repeats(phrase: str, taken: str) -> bool:
+    if _telling(phrase) & _telling(taken) or phrase.replace("-", " ") == taken.replace("-", " "):
+        return True
+    if " " in phrase:
+        return False
+    return singular(phrase) == "".join(w[0] for w in taken.split()) or _stem(phrase) in map(_stem, taken.split())
+
+
+_ENDING = re.compile(r"(?:ness|ing|ity|ic|al|ed|er)$")
+
+
+def _stem(word: str) -> str:
+    """The word without its endings, while four letters are left: "clustering" and "cluster" are "clust",
+    "statistical" and "statistics" "statist", "policies" "policy"."""
+    word = word[:-3] + "y" if word.endswith("ies") else singular(word)
+    while (ending := _ENDING.search(word)) and ending.start() >= 4:
+        word = word[: ending.start()]
+    return word
 
 
 def singular(word: str) -> str:

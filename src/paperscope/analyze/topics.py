@@ -257,7 +257,7 @@ def led_apart(keywords: list[list[str]]) -> list[list[str]]:
     """Each topic's phrases (topics largest first), led, when its first phrase is in a larger topic's
     label, by its first one that is in none. The map names a topic by its first phrase: at 11.5k papers
     two topics were both "large language models"; the smaller is now led by what sets it apart
-    ("fine-tuning, large language models, llms")."""
+    ("in-context learning, large language models, prompt")."""
     taken: set[str] = set()
     led = []
     for found in keywords:
