@@ -848,6 +848,15 @@ def test_a_share_is_not_a_change():
         assert [c.direction for c in find_claims(sentence)] == directions, sentence
 
 
+def test_every_name_of_a_list_after_datasets_is_a_benchmark():
+    """ECCV 2020's PODNet: "on three datasets: CIFAR100, ImageNet100, and ImageNet1000"."""
+    text = "We compare PODNet with three models on three datasets: CIFAR100, ImageNet100, and ImageNet1000."
+    assert find_benchmarks(text) == ["CIFAR100", "ImageNet100", "ImageNet1000"]
+    assert find_benchmarks("It leads on benchmarks such as SumMe and TVSum.") == ["SumMe", "TVSum"]
+    # an ordinary word is no name
+    assert find_benchmarks("We use two datasets: Wireframe and YorkUrban.") == ["YorkUrban"]
+
+
 def test_every_name_of_a_list_before_datasets_is_a_benchmark():
     assert find_benchmarks("We evaluate our algorithm on the challenging DAVIS, SegTrack v2 and FBMS-59 datasets.") == [
         "DAVIS",

@@ -12,12 +12,17 @@ from paperscope.extract.text import outermost
 # right before "benchmark"/"dataset" ("the HumanoidBench benchmark", "the Foo-2 dataset").
 _BENCH_SHAPE = re.compile(r"(?<![\w-])[A-Z][A-Za-z0-9]*(?:-?Bench|Eval|QA)(?:[-\s]?\d+(?:\.\d+)?)?\+?(?![\w])")
 _BEFORE_BENCH = re.compile(r"(?<![\w-])([A-Z][\w.+-]*[A-Z0-9][\w+-]*)\s+(?:benchmarks?|datasets?|suite)\b")
-# A list of names before "datasets" ("on the DAVIS, SegTrack v2 and FBMS-59 datasets"): each is one.
+# A list of names before "datasets" ("on the DAVIS, SegTrack v2 and FBMS-59 datasets"): each is one ...
 _NAME = r"[A-Z][\w.+-]*[A-Z0-9][\w+-]*(?:\s+v\d[\w.]*)?"
 _LISTED = re.compile(
     rf"(?<![\w-])((?:{_NAME}\s*,\s*)+(?:{_NAME},?\s+)?(?:and|&)\s+{_NAME})\s+(?:benchmarks|datasets)\b"
 )
 _LIST_ITEM = re.compile(_NAME)
+# ... or after it: "on three datasets: CIFAR100, ImageNet100, and ImageNet1000", "benchmarks such as X and Y".
+_LISTED_AFTER = re.compile(
+    rf"\b(?:benchmarks|datasets)(?:\s*:|,?\s+(?:such as|including|namely))\s+"
+    rf"((?:{_NAME}\s*,\s*)*{_NAME},?\s+(?:and|&)\s+{_NAME})(?![\w-])"
+)
 # A benchmark's variant named by a suffix: "CelebA-logic", "ImageNet-LT", "Cityscapes-DVPS", "ImageNet VID".
 # Not a word that makes the name an adjective: "MuJoCo-based", "ImageNet-pretrained".
 _VARIANT = re.compile(
@@ -206,12 +211,14 @@ def find_benchmarks(text: str, exclude: str | None = None, known_models: list[st
             for m in _BEFORE_BENCH.finditer(text)
             if not m.group(1).isupper() and not _worded(m.group(1)) and not _a_task_of_parts(text, m.group(1))
         ]
-        found += [
-            (m.start(1) + item.start(), item.group())
-            for m in (_LISTED.finditer(text) if "benchmarks" in text or "datasets" in text else ())
-            for item in _LIST_ITEM.finditer(m.group(1))
-            if not _worded(item.group())
-        ]
+        if "benchmarks" in text or "datasets" in text:
+            found += [
+                (m.start(1) + item.start(), item.group())
+                for listed in (_LISTED, _LISTED_AFTER)
+                for m in listed.finditer(text)
+                for item in _LIST_ITEM.finditer(m.group(1))
+                if not _worded(item.group())
+            ]
     found = outermost(found)  # one mention, once: "Oxford RobotCar datasets" is not also "RobotCar"
     found += [(s, sibling) for s, sibling in _slashed(text, found) if benchmarks().fullmatch(sibling)]
     names = [name for at, name in sorted(found) if name not in _NOT_NAMES and name != exclude and not _cited(text, at)]
