@@ -153,10 +153,10 @@ def distinct(ranked: Iterable[str], limit: int) -> list[str]:
     """The first `limit` phrases, skipping one cut from a longer one (cut_phrases) and one that says again
     what a phrase already taken says: one that shares a telling word with it ("neural networks" or "graph
     neural" after "graph neural networks", "robots" after "robot"; "deep learning" and "reinforcement
-    learning" share only a generic word, so both stay), is it written otherwise ("low-rank" after "low
-    rank"), or is a single word that is its initials ("cnns" after "convolutional neural networks"; "offline
-    rl" after "reinforcement learning" says more) or one of its words with another ending ("fair" after
-    "fairness", "cluster" after "k-means clustering", "policies" after "policy")."""
+    learning" share only a generic word, so both stay), is the same with a hyphen for a space ("low-rank"
+    after "low rank"), or is a single word that is its initials ("cnns" after "convolutional neural
+    networks"; "offline rl" after "reinforcement learning" says more) or one of its words with another
+    ending ("fair" after "fairness", "cluster" after "k-means clustering", "policies" after "policy")."""
     taken: list[str] = []
     cut = cut_phrases()
     for phrase in ranked:
