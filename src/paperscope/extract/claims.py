@@ -129,6 +129,7 @@ _SET_BY = re.compile(
     r"(?:(?:(?!(?:in|on|for|at|with|from|to|margin|and)\s|\d)[^\s,;()]+|\([^()%\d]*\))\s+){1,12}\($"
 )
 _GAIN_WORD = re.compile(r"\b(?:improv|increas|gain|reduc|decreas|better|faster|higher|lower|fewer|less|boost)")
+_ASIDE = re.compile(r"\([^()]*\)")  # a bracket with none inside it
 _REST_OF_BRACKET = re.compile(r"[^()%×]{0,60}\)")  # "than “AlexNet” (16.0% top-5 error, 10-view test)"
 _FACTOR_OR_RANGE = re.compile(rf"[×x]$|times|fold|\d%?{_RANGE}[+\-−]?\d")
 # What others had, not a result: "where prior art has 27.9% accuracy, our method achieves 55.7%".
@@ -421,9 +422,11 @@ def _theirs_listed(sentence: str, group: list[_Value], values: list[_Value]) -> 
     """Values listed in one bracket, which they open, after what the result is compared with: that one's
     figures ("surpassing previous fine-tuned models (6.5% on AIME24, 59.2% on MATH500)"); not gains ("(+3.2%
     and +1.5%)", "outperforms the state of the art (up to 2.7%)")."""
-    opened, closed = sentence.rfind("(", 0, group[0].start), sentence.find(")", group[-1].end)
-    if opened < 0 or closed < 0 or "(" in sentence[opened + 1 : closed] or ")" in sentence[opened:closed]:
+    start, end = group[0].start, group[-1].end
+    bracket = next((b for b in _ASIDE.finditer(sentence) if b.start() < start and end < b.end()), None)
+    if bracket is None:
         return False
+    opened, closed = bracket.start(), bracket.end() - 1
     inside = [value.start for value in values if opened < value.start < closed]
     # one value is _theirs_alone's; "(63.3% up from 43.9%)", "(95.2% vs. 89.53%)" set the paper's beside theirs
     if len(inside) < 2 or sentence[opened + 1 : inside[0]].strip() or _COMPARING.search(sentence, opened, closed):
@@ -590,7 +593,7 @@ def _group_claims(sentence: str, group: list[_Value], named: list[str], values: 
 def _in_anothers_bracket(sentence: str, name: str, group: list[_Value], values: list[_Value]) -> bool:
     """Whether every mention of `name` stands in a bracket that holds other values and none of the group's."""
     mentions = [m.start() for m in re.finditer(re.escape(name), sentence)]
-    brackets = [(m.start(), m.end()) for m in re.finditer(r"\([^()]*\)", sentence)]
+    brackets = [(m.start(), m.end()) for m in _ASIDE.finditer(sentence)]
     mine = {value.start for value in group}
 
     def anothers(at: int) -> bool:
@@ -841,9 +844,6 @@ def _said(cue: tuple[int, str, str], metric: str | None) -> str | None:
 
 _RISE = re.compile(r"increas\w*|higher|rais\w*", re.IGNORECASE)  # a rise, not a gain: "improves" is one
 _BETTER_LOW = re.compile(r"\b(?:errors?|loss|misclassification|latency|perplexity|WER|CER|FID)\b", re.IGNORECASE)
-
-
-_ASIDE = re.compile(r"\([^()]*\)")
 
 
 def _a_cost(after: str, cue: re.Match[str]) -> bool:
