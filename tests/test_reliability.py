@@ -12,6 +12,7 @@ import sys
 import time
 import weakref
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import psutil
@@ -22,7 +23,7 @@ from paperscope.embed import COMMIT_EVERY, FIRST_BATCHES
 from paperscope.library import Library
 from paperscope.normalize import latex
 
-from .conftest import CORPUS, run_cli
+from .conftest import CORPUS, SEEDS, run_cli
 
 LISTS = [CORPUS / name for name in ("naacl2024.json.gz", "iros2013.json.gz", "wacv2025.json.gz")]  # ~2,750 records
 KILLED_RUNS = 8  # ingests killed at moments spread over one ingest's duration
@@ -32,7 +33,7 @@ LARGE = [*LISTS, *(CORPUS / name for name in ("eccv2022.json.gz", "eccv2020.json
 
 
 def snapshot(db: Path) -> tuple:
-    with sqlite3.connect(db) as connection:
+    with closing(sqlite3.connect(db)) as connection:
         assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         return tuple(
             connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
@@ -57,11 +58,11 @@ def kill_after(process: subprocess.Popen, seconds: float) -> bool:
         return True
 
 
-def kill_while_writing(process: subprocess.Popen, wal: Path, written: int) -> bool:
-    """SIGKILL once the library's write-ahead log holds more than `written` bytes of the ingest's transaction
-    (it stays empty while the ingest reads and prepares), unless the ingest ended first."""
+def kill_while_writing(process: subprocess.Popen, written: Path, size: int) -> bool:
+    """SIGKILL once the file the ingest writes its transaction into holds more than `size` bytes (it stays
+    as it was while the ingest reads and prepares), unless the ingest ended first."""
     while process.poll() is None:
-        if wal.exists() and wal.stat().st_size > WAL_HEADER + written:
+        if written.exists() and written.stat().st_size > size:
             os.kill(process.pid, signal.SIGKILL)
             process.wait()
             return True
@@ -94,7 +95,49 @@ def test_an_ingest_killed_at_any_moment_leaves_the_library_before_or_after(seede
     assert killed >= 0.75 * KILLED_RUNS  # most runs really were cut short
     for written in (0, 4 << 20):  # its first page, and 4 MiB into it
         name = f"after {written} bytes written"
-        assert run(name, lambda p, db, w=written: kill_while_writing(p, db.with_name(db.name + "-wal"), w)), name
+        assert run(name, lambda p, db, w=written: kill_while_writing(p, wal_of(db), WAL_HEADER + w)), name
+
+
+def wal_of(db: Path) -> Path:
+    return db.with_name(db.name + "-wal")
+
+
+@pytest.mark.slow
+def test_a_first_load_killed_while_writing_leaves_an_empty_library_in_the_write_ahead_log(tmp_path):
+    """A first load writes the library's file through a rollback journal (SQLiteStore.bulk), not the log.
+    Its page cache is made small here, so that it writes pages into the file long before its commit."""
+    db = tmp_path / "first.db"
+    Library(db).close()
+    empty = snapshot(db)
+    small_cache = "import sys; from paperscope.store import sqlite; sqlite._WRITING_CACHE = -1024; " + (
+        "from paperscope.cli import main; sys.argv[0] = 'paperscope'; main()"
+    )
+    load = subprocess.Popen(
+        [sys.executable, "-c", small_cache, "--db", str(db), "ingest", *map(str, LISTS), "--no-embed"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    assert kill_while_writing(load, db, db.stat().st_size + (4 << 20)), "the load never wrote into the file itself"
+    assert db.with_name(db.name + "-journal").exists(), "killed after its commit"
+    assert snapshot(db) == empty == (0, 0, 0, 0, 0, 0)
+    library = Library(db)
+    assert library.store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    library.close()
+
+
+def test_a_library_someone_else_has_open_is_loaded_through_its_write_ahead_log(tmp_path):
+    """Only a first load nobody else reads goes through a rollback journal, which would lock readers out."""
+    db = tmp_path / "library.db"
+    library = Library(db)
+    reader = sqlite3.connect(db)
+    assert reader.execute("SELECT count(*) FROM papers").fetchone() == (0,)
+    started = time.perf_counter()
+    library.ingest([SEEDS])
+    assert time.perf_counter() - started < 20, "the load waited for the reader's lock"
+    assert reader.execute("SELECT count(*) FROM papers").fetchone() == (51,)
+    assert library.store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    reader.close()
+    library.close()
 
 
 @pytest.mark.slow

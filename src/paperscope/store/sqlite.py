@@ -210,6 +210,7 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
 SCHEMA_VERSION = len(MIGRATIONS)
 _READING_CACHE = -32_768  # KiB: 32 MiB
 _WRITING_CACHE = -131_072  # 128 MiB
+_BUSY_MS = 30_000  # how long a statement waits for another connection's lock
 
 
 class SQLiteStore(SQLCore):
@@ -227,10 +228,12 @@ class SQLiteStore(SQLCore):
             raise PaperscopeError(f"{path}: cannot create the library there: its folder does not exist")
         self.vector_index_beside = None if self.path == ":memory:" else Path(self.path)
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=_BUSY_MS / 1000)
             self.db.execute("PRAGMA journal_mode=WAL")
         except sqlite3.DatabaseError as exc:
-            raise PaperscopeError(f"{path}: not a paperscope database ({exc})") from None
+            locked = "locked" in str(exc)  # a first load holds it alone (bulk)
+            why = "another process is loading it; try again once it is done" if locked else "not a paperscope database"
+            raise PaperscopeError(f"{path}: {why} ({exc})") from None
         self.db.execute("PRAGMA foreign_keys=ON")
         self._frequencies: dict[str, object] = {}  # document frequencies search has looked up
         self._vocabulary: tuple[object, dict[str, int]] = (None, {})
@@ -291,12 +294,36 @@ class SQLiteStore(SQLCore):
     @contextmanager
     def bulk(self) -> Iterator[None]:
         """A large page cache for the length of an ingest, which inserts into indexes keyed by hashes,
-        i.e. at random places; a server keeps the small one (it reads few pages per request)."""
+        i.e. at random places; a server keeps the small one (it reads few pages per request).
+
+        A first load, into an empty library that no other connection has open, writes through a rollback
+        journal. In the write-ahead log, every page the cache does not hold is looked for in the log's
+        hash tables, one per 4,096 pages written, newest first: one transaction of a million papers wrote
+        9.9 GB there, and the writer spent ever more of its time looking. A rollback journal keeps only
+        the pages the library had before (none), and is no less atomic. Readers lose nothing: there is
+        nothing to read until the commit, and every connection asks for the write-ahead log as it opens."""
         self.db.execute(f"PRAGMA cache_size={_WRITING_CACHE}")
+        journaled = self._first_load() and self._journal("delete")
         try:
             yield
         finally:
             self.db.execute(f"PRAGMA cache_size={_READING_CACHE}")
+            if journaled:
+                self._journal("wal")
+
+    def _first_load(self) -> bool:
+        return self.path != ":memory:" and not self.db.execute("SELECT EXISTS (SELECT 1 FROM papers)").fetchone()[0]
+
+    def _journal(self, mode: str) -> bool:
+        """Says whether the library now writes through this journal: another connection holding it open
+        keeps it in the write-ahead log, at once (not after the wait for a lock)."""
+        self.db.execute("PRAGMA busy_timeout=0")
+        try:
+            return self.db.execute(f"PRAGMA journal_mode={mode}").fetchone()[0] == mode
+        except sqlite3.OperationalError:  # locked: another connection has it open
+            return False
+        finally:
+            self.db.execute(f"PRAGMA busy_timeout={_BUSY_MS}")
 
     def _exclusive(self) -> None:
         pass  # BEGIN IMMEDIATE took the write lock: writers already take turns
