@@ -97,11 +97,12 @@ def test_an_ingest_killed_at_any_moment_leaves_the_library_before_or_after(seede
     assert killed >= 0.75 * KILLED_RUNS  # most runs really were cut short
     for written in (0, 4 << 20):  # its first page, and 4 MiB into it
         name = f"after {written} bytes written"
-        assert run(name, lambda p, db, w=written: kill_while_writing(p, wal_of(db), WAL_HEADER + w)), name
+        assert run(name, lambda p, db, w=written: kill_while_writing(p, beside(db, "-wal"), WAL_HEADER + w)), name
 
 
-def wal_of(db: Path) -> Path:
-    return db.with_name(db.name + "-wal")
+def beside(db: Path, suffix: str) -> Path:
+    """SQLite's file beside the library: its write-ahead log ("-wal") or rollback journal ("-journal")."""
+    return db.with_name(db.name + suffix)
 
 
 @pytest.mark.slow
@@ -120,7 +121,7 @@ def test_a_first_load_killed_while_writing_leaves_an_empty_library_in_the_write_
         stderr=subprocess.DEVNULL,
     )
     assert kill_while_writing(load, db, db.stat().st_size + (4 << 20)), "the load never wrote into the file itself"
-    assert db.with_name(db.name + "-journal").exists(), "killed after its commit"
+    assert beside(db, "-journal").exists(), "killed after its commit"
     assert snapshot(db) == empty == (0, 0, 0, 0, 0, 0)
     library = Library(db)
     assert library.store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -630,6 +630,11 @@ class SQLCore(ABC):
         )
         return unpack(row[0]) if row else None
 
+    def _no_papers(self) -> bool:
+        """Nothing stored yet: a load into such a library is written the store's faster way (nobody has
+        anything to read until it commits)."""
+        return not self._one("SELECT EXISTS (SELECT 1 FROM papers)")[0]  # type: ignore[index]
+
     def count_papers(self, filters: lexical.Filters | None = None) -> int:
         where_sql, params = where(filters, self.dialect)
         row = self._one(f"SELECT count(*) FROM papers AS p WHERE TRUE {where_sql}", params)

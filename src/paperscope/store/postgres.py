@@ -377,7 +377,7 @@ class PostgresStore(SQLCore):
         if getattr(self._local, "conn", None) is None or getattr(self._local, "deferred", []) is not None:
             return  # outside a transaction (nothing would build them again), or decided already
         self._local.deferred = []
-        if not self._one("SELECT EXISTS (SELECT 1 FROM papers)")[0]:  # type: ignore[index]
+        if self._no_papers():
             self._local.deferred = _drop_indexes(self._local.conn, DEFERRED_INDEXES)
 
     def close(self) -> None:

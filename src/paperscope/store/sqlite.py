@@ -300,21 +300,18 @@ class SQLiteStore(SQLCore):
         journal. In the write-ahead log, every page the cache does not hold is looked for in the log's
         hash tables, one per 4,096 pages written, newest first: one transaction of a million papers wrote
         9.9 GB there, and the writer spent ever more of its time looking. A rollback journal keeps only
-        the pages the library had before (its empty tables), and is no less atomic. It holds the file alone: a process
-        that opens the library meanwhile is told another is loading it (it would have found no papers).
-        Every connection asks for the write-ahead log as it opens: a library that a killed load left with
-        a rollback journal is rolled back and in the log again at its next opening."""
+        the pages the library had before (its empty tables), and is no less atomic. It holds the file
+        alone: a process that opens the library meanwhile is told another is loading it (it would have
+        found no papers). Every connection asks for the write-ahead log as it opens: a library that a
+        killed load left with a rollback journal is rolled back and in the log again at its next opening."""
         self.db.execute(f"PRAGMA cache_size={_WRITING_CACHE}")
-        journaled = self._first_load() and self._journal("delete")
+        journaled = self.path != ":memory:" and self._no_papers() and self._journal("delete")
         try:
             yield
         finally:
             self.db.execute(f"PRAGMA cache_size={_READING_CACHE}")
             if journaled:
                 self._journal("wal")
-
-    def _first_load(self) -> bool:
-        return self.path != ":memory:" and not self.db.execute("SELECT EXISTS (SELECT 1 FROM papers)").fetchone()[0]
 
     def _journal(self, mode: str) -> bool:
         """Says whether the library now writes through this journal: another connection holding it open
