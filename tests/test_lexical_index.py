@@ -121,6 +121,26 @@ def test_an_update_deletes_the_removed_rows_and_replaces_a_rewritten_one_in_plac
     assert [row for row, _, _ in index.search(lexical.parse("title5"), 10)] == [5]
 
 
+def test_a_search_after_an_update_scores_as_a_fresh_index_does():
+    """Each term's query is kept for later searches, with the weight its word's frequency gave it then:
+    an update must not leave the old weights, or a word now in most papers would still rank as rare."""
+
+    def abstract(row: int, words: str) -> tuple[int, tuple[str, ...]]:
+        return row, ("", "", "", f"{words} paper{row}", "", "", "")
+
+    first = [abstract(row, "graph neural" if row % 4 else "graph spectral") for row in range(1, 9)]
+    then = [abstract(row, "neural network") for row in range(9, 41)]
+    kept, fresh = LexicalIndex(None), LexicalIndex(None)
+    kept.update([], first, position=1)
+    query = lexical.parse("neural graph")
+    before = {row: round(score, 6) for row, score, _ in kept.search(query, 50)}
+    kept.update([], then, position=2)
+    fresh.update([], first + then, position=1)
+    after = {row: round(score, 6) for row, score, _ in kept.search(query, 50)}
+    assert after == {row: round(score, 6) for row, score, _ in fresh.search(query, 50)}
+    assert after[1] != before[1]  # "neural" is no longer rare
+
+
 def test_a_words_other_number_counts_for_less_as_typed_than_in_a_chinese_querys_english():
     """Chinese marks no number: the translation's "policy" may be the papers' "policies"."""
     from paperscope.index.lexical_index import OTHER_FORM, OTHER_FORM_TRANSLATED

@@ -9,7 +9,6 @@ character bigrams, since FTS5's unicode61 tokenizer would keep a whole run as on
 
 from __future__ import annotations
 
-import bisect
 import functools
 import re
 from collections.abc import Callable, Iterator
@@ -399,9 +398,7 @@ def snippet(text: str, query: Query, chars: int = 240) -> str:
     spans = _whole_words(text, wanted) if wanted and text else []
     if not spans:
         return ""
-    starts = [start for start, _ in spans]
-    # The first start with the most matches in the `chars` after it (the starts are in order).
-    best = max(starts, key=lambda start: bisect.bisect_left(starts, start + chars) - bisect.bisect_left(starts, start))
+    best = _busiest([start for start, _ in spans], chars)
     begin = max(0, best - chars // 4)
     begin = text.rfind(" ", 0, begin) + 1 if begin else 0
     end = text.find(" ", begin + chars)
@@ -413,6 +410,17 @@ def snippet(text: str, query: Query, chars: int = 240) -> str:
             at = stop
     marked.append(text[at:end])
     return ("…" if begin else "") + "".join(marked) + ("…" if end < len(text) else "")
+
+
+def _busiest(starts: list[int], chars: int) -> int:
+    """The first of `starts` (in order, distinct) with the most starts in the `chars` from it."""
+    best, most, ahead = starts[0], 0, 0
+    for at, start in enumerate(starts):
+        while ahead < len(starts) and starts[ahead] < start + chars:
+            ahead += 1
+        if ahead - at > most:
+            best, most = start, ahead - at
+    return best
 
 
 @functools.lru_cache(maxsize=1_024)

@@ -22,6 +22,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import tantivy
@@ -65,13 +66,35 @@ OTHER_FORM = 0.5
 OTHER_FORM_TRANSLATED = 0.7
 
 
-def _analyzer() -> tantivy.TextAnalyzer:
-    return (
-        tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-        .filter(tantivy.Filter.lowercase())
-        .filter(tantivy.Filter.ascii_fold())
-        .build()
-    )
+_ANALYZER = (
+    tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+    .filter(tantivy.Filter.lowercase())
+    .filter(tantivy.Filter.ascii_fold())
+    .build()
+)
+
+_REMEMBERED = 100_000  # terms or frequencies a reader keeps before it forgets them all
+
+
+@dataclass(frozen=True)
+class _Reader:
+    """A searcher, and what searches work out from its statistics (document frequencies, each term's query
+    with its FTS5-matching boost), kept until the searcher is replaced: most of a query's words were asked
+    for by earlier searches. At 92.5k papers, 200 titles never searched before, after 200 others, took
+    3.7% fewer instructions (valgrind) than when every search worked them out again. Replaced as one, so
+    that a search running while another thread refreshes the index uses one generation throughout."""
+
+    searcher: tantivy.Searcher
+    frequencies: dict[tuple[str, str], int] = field(default_factory=dict)
+    terms: dict[tuple[str, float], tantivy.Query] = field(default_factory=dict)
+
+    def doc_freq(self, field_name: str, word: str) -> int:
+        key = (field_name, word)
+        if (known := self.frequencies.get(key)) is None:
+            if len(self.frequencies) >= _REMEMBERED:
+                self.frequencies.clear()
+            known = self.frequencies[key] = self.searcher.doc_freq(field_name, word)
+        return known
 
 
 def _schema() -> tantivy.Schema:
@@ -92,10 +115,9 @@ class LexicalIndex:
         if folder is not None:
             folder.mkdir(exist_ok=True)
         self.index = tantivy.Index(self.schema, None if folder is None else str(folder), reuse=True)
-        self.analyzer = _analyzer()
-        self.index.register_tokenizer(TOKENIZER, self.analyzer)
+        self.index.register_tokenizer(TOKENIZER, _ANALYZER)
         self._position = self._read_position()
-        self.searcher = self.index.searcher()
+        self._reader = _Reader(self.index.searcher())
 
     @property
     def position(self) -> int | None:
@@ -105,7 +127,7 @@ class LexicalIndex:
     def refresh(self) -> None:
         """See what another process committed since."""
         self.index.reload()
-        self.searcher = self.index.searcher()
+        self._reader = _Reader(self.index.searcher())
         self._position = self._read_position()
 
     def update(self, removed: Iterable[int], added: Iterable[tuple[int, tuple[str, ...]]], position: int) -> None:
@@ -139,6 +161,10 @@ class LexicalIndex:
         if self.folder is not None:
             (self.folder / _POSITION).unlink(missing_ok=True)
         self.refresh()
+
+    @property
+    def searcher(self) -> tantivy.Searcher:
+        return self._reader.searcher
 
     def count(self) -> int:
         return self.searcher.num_docs
@@ -182,40 +208,42 @@ class LexicalIndex:
 
     def frequency(self, term: str) -> int:
         """Documents holding a quoted one-word term; 0 (rare) for phrases and column-bound terms, as FTS5's."""
-        words, column = self._words(term)
-        if column is not None or len(words) != 1:
-            return 0
-        return self.searcher.doc_freq(TEXT, words[0])
+        return _frequency(self._reader, term)
 
     def search(
         self, query: lexical.Query, limit: int, enough: int | None = None, rows: set[int] | None = None
     ) -> list[tuple[int, float, bool]]:
         """(rowid, score, has every term) of the papers matching every term first, then of those
         matching any of the rarest (lexical.Query.rarest), each group by BM25; within `rows` if given."""
-        # Each term's query is made once, and only for a pass that runs: a phrase's costs a search of
-        # its own (_idf_ratio), and the rarest terms are in both passes.
+        # Each term's query is made once for a searcher, and only for a pass that runs: a phrase's costs a
+        # search of its own (_idf_ratio), and the rarest terms are in both passes.
+        reader = self._reader
         other_form = OTHER_FORM if query.typed else OTHER_FORM_TRANSLATED
-        term = functools.cache(functools.partial(self._term, other_form=other_form))
+        term = functools.partial(self._term, reader, other_form=other_form)
         exclude = [term(t) for t in query.exclude]
         near = self._side_by_side(query.pairs)
         hits: list[tuple[int, float, bool]] = []
         seen: set[int] = set()
         for every, musts in ((True, self._every), (False, self._any)):
-            if len(hits) >= (enough or limit) or (found := musts(query, term)) is None:
+            if len(hits) >= (enough or limit) or (found := musts(reader, query, term)) is None:
                 continue
-            for row, score in self._run(found, exclude, limit, rows, near):
+            for row, score in self._run(reader, found, exclude, limit, rows, near):
                 if row not in seen:
                     seen.add(row)
                     hits.append((row, score, every))
         return hits[:limit]
 
-    def _every(self, query: lexical.Query, term: Callable[[str], tantivy.Query]) -> list[tantivy.Query] | None:
+    def _every(
+        self, reader: _Reader, query: lexical.Query, term: Callable[[str], tantivy.Query]
+    ) -> list[tantivy.Query] | None:
         terms = query.content()
         return _joined_or_apart(terms, query.joined_within(terms), term, tantivy.Occur.Must) if terms else None
 
-    def _any(self, query: lexical.Query, term: Callable[[str], tantivy.Query]) -> list[tantivy.Query] | None:
+    def _any(
+        self, reader: _Reader, query: lexical.Query, term: Callable[[str], tantivy.Query]
+    ) -> list[tantivy.Query] | None:
         required = query.required()
-        words = [w for w in query.rarest(self.frequency) if w not in required]
+        words = [w for w in query.rarest(functools.partial(_frequency, reader)) if w not in required]
         if len(words) + len(required) < 2 or not words:
             return None
         clauses = _joined_or_apart(words, query.joined_within(words), term, tantivy.Occur.Should)
@@ -226,13 +254,14 @@ class LexicalIndex:
         """A query per pair of adjacent words, which scores the papers holding the two as a phrase."""
         found = []
         for pair in pairs:
-            words = [token for word in pair for token in self.analyzer.analyze(word)]
+            words = [token for word in pair for token in _ANALYZER.analyze(word)]
             if len(words) == 2:
                 found.append(tantivy.Query.boost_query(tantivy.Query.phrase_query(self.schema, TEXT, words), PROXIMITY))
         return found
 
     def _run(
         self,
+        reader: _Reader,
         musts: list[tantivy.Query],
         exclude: list[tantivy.Query],
         limit: int,
@@ -247,60 +276,79 @@ class LexicalIndex:
         if rows is not None:
             within = tantivy.Query.term_set_query(self.schema, ROW, list(rows))
             clauses.append((tantivy.Occur.Must, tantivy.Query.const_score_query(within, 0.0)))
-        found = self.searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False).hits
+        found = reader.searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False).hits
         if not found:
             return []
-        numbers = self.searcher.fast_field_values(ROW, [address for _, address in found])
+        numbers = reader.searcher.fast_field_values(ROW, [address for _, address in found])
         return [(row, score) for (score, _), row in zip(found, numbers, strict=True)]
 
-    def _words(self, term: str) -> tuple[list[str], str | None]:
-        match = _TERM.match(term)
-        text, column = (match.group("words"), match.group("column")) if match else (term, None)
-        return self.analyzer.analyze(text), column
-
-    def _term(self, term: str, other_form: float) -> tantivy.Query:
+    def _term(self, reader: _Reader, term: str, other_form: float) -> tantivy.Query:
         """A quoted term of lexical.parse (`"word"`, `"two words"`, `title : "word"`) as a query: on the
         weighted text, or, when it names a column, on that column alone (as FTS5 counts it); a word's
         other number at `other_form`'s share."""
-        words, column = self._words(term)
-        return self._phrase(TEXT if column is None else column, words, other_form)
+        key = (term, other_form)
+        if (known := reader.terms.get(key)) is None:
+            if len(reader.terms) >= _REMEMBERED:
+                reader.terms.clear()
+            words, column = _words(term)
+            known = reader.terms[key] = self._phrase(reader, TEXT if column is None else column, words, other_form)
+        return known
 
-    def _phrase(self, field: str, words: list[str], other_form: float) -> tantivy.Query:
+    def _phrase(self, reader: _Reader, field: str, words: list[str], other_form: float) -> tantivy.Query:
         if not words:
             return tantivy.Query.empty_query()
         if len(words) > 1:
-            return self._scored_as_fts5(tantivy.Query.phrase_query(self.schema, field, words), field, words)
-        query = self._word(field, words[0])
+            phrase = tantivy.Query.phrase_query(self.schema, field, words)
+            return self._scored_as_fts5(reader, phrase, field, words)
+        query = self._word(reader, field, words[0])
         if field != TEXT:
             return query
         others = [
-            tantivy.Query.boost_query(self._word(field, form), other_form)
+            tantivy.Query.boost_query(self._word(reader, field, form), other_form)
             for form in lexical.other_forms(words[0])
-            if self.searcher.doc_freq(field, form)
+            if reader.doc_freq(field, form)
         ]
         return tantivy.Query.disjunction_max_query([query, *others]) if others else query
 
-    def _word(self, field: str, word: str) -> tantivy.Query:
-        return self._scored_as_fts5(tantivy.Query.term_query(self.schema, field, word), field, [word])
+    def _word(self, reader: _Reader, field: str, word: str) -> tantivy.Query:
+        return self._scored_as_fts5(reader, tantivy.Query.term_query(self.schema, field, word), field, [word])
 
-    def _scored_as_fts5(self, query: tantivy.Query, field: str, words: list[str]) -> tantivy.Query:
-        return tantivy.Query.boost_query(query, self._idf_ratio(query, field, words)) if field == TEXT else query
+    def _scored_as_fts5(self, reader: _Reader, query: tantivy.Query, field: str, words: list[str]) -> tantivy.Query:
+        if field != TEXT:
+            return query
+        return tantivy.Query.boost_query(query, _idf_ratio(reader, query, field, words))
 
-    def _idf_ratio(self, query: tantivy.Query, field: str, words: list[str]) -> float:
-        """FTS5's idf of a term over tantivy's, so that the term scores as FTS5 scores it. tantivy's idf
-        is ln(1 + (N - n + 0.5) / (n + 0.5)) per word (a phrase: the sum over its words); FTS5's is
-        ln((N - n + 0.5) / (n + 0.5)) of the term's own matches, at least 1e-6. In a small library the
-        two differ most: a word nearly every paper holds weighs ~0 in FTS5 and ~0.25 in tantivy, which
-        let papers matching only such words pass the results' cut-off."""
-        total = self.searcher.num_docs
 
-        def idf(hits: int, plus_one: bool) -> float:
-            ratio = (total - hits + 0.5) / (hits + 0.5)
-            return math.log(1 + ratio) if plus_one else max(math.log(ratio), 1e-6)
+def _words(term: str) -> tuple[list[str], str | None]:
+    """The words of a quoted term of lexical.parse as the index holds them, and the column it names."""
+    match = _TERM.match(term)
+    text, column = (match.group("words"), match.group("column")) if match else (term, None)
+    return _ANALYZER.analyze(text), column
 
-        ours = sum(idf(self.searcher.doc_freq(field, word), True) for word in words)
-        hits = self.searcher.doc_freq(field, words[0]) if len(words) == 1 else self.searcher.search(query, 1).count
-        return idf(hits or 0, False) / ours if ours > 0 else 1.0
+
+def _frequency(reader: _Reader, term: str) -> int:
+    """Documents holding a quoted one-word term; 0 (rare) for phrases and column-bound terms, as FTS5's."""
+    words, column = _words(term)
+    if column is not None or len(words) != 1:
+        return 0
+    return reader.doc_freq(TEXT, words[0])
+
+
+def _idf_ratio(reader: _Reader, query: tantivy.Query, field: str, words: list[str]) -> float:
+    """FTS5's idf of a term over tantivy's, so that the term scores as FTS5 scores it. tantivy's idf
+    is ln(1 + (N - n + 0.5) / (n + 0.5)) per word (a phrase: the sum over its words); FTS5's is
+    ln((N - n + 0.5) / (n + 0.5)) of the term's own matches, at least 1e-6. In a small library the
+    two differ most: a word nearly every paper holds weighs ~0 in FTS5 and ~0.25 in tantivy, which
+    let papers matching only such words pass the results' cut-off."""
+    total = reader.searcher.num_docs
+
+    def idf(hits: int, plus_one: bool) -> float:
+        ratio = (total - hits + 0.5) / (hits + 0.5)
+        return math.log(1 + ratio) if plus_one else max(math.log(ratio), 1e-6)
+
+    ours = sum(idf(reader.doc_freq(field, word), True) for word in words)
+    hits = reader.doc_freq(field, words[0]) if len(words) == 1 else reader.searcher.search(query, 1).count
+    return idf(hits or 0, False) / ours if ours > 0 else 1.0
 
 
 def _joined_or_apart(
