@@ -78,7 +78,7 @@ def test_the_glossary_is_well_formed():
         ("形成对比", "form contrast"),
         ("形成对比学习", 'form "contrastive learning"'),
         ("运动员动作识别", 'athlete "action recognition"'),
-        ("模仿人类", "imitation humanity"),
+        ("模仿人类", "imitation human"),
         ("先生成再排序", "generation ranking"),
         ("用Python解释器的报错", 'Python interpreter "report error"'),
         # a word that holds a term's first character has its own line: 意图 (intent) holds the 图 of 图分类
@@ -122,6 +122,10 @@ def test_the_glossary_is_well_formed():
         ("半正定松弛的K均值聚类", '"semidefinite relaxation" "k-means clustering"'),  # was relaxed K "average value"
         ("交替梯度下降", 'alternating "gradient descent"'),  # was replace
         ("跨本体策略迁移", "cross-embodiment policy transfer"),  # was torso
+        # a second batch's tune part: 深度 alone is depth (its deep compounds have lines), 人类 was "humanity"
+        ("深度 表面法向", 'depth "surface normals"'),
+        ("人类潜在意图预测", 'human "latent intention" prediction'),
+        ("在线多重检验 错误发现率控制", 'online "multiple testing" "false discovery rate" control'),
     ],
 )
 def test_chinese_is_searched_as_papers_write_it(typed, searched):
