@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import eval_library  # type: ignore[import-not-found]
@@ -40,6 +42,21 @@ def run(library: Library, sets: list[LabelledSet]) -> dict[tuple[str, str], tupl
             }
             found[(labelled.name, query.text)] = (library._translation(query.text).text, scores)
     return found
+
+
+@contextmanager
+def glossary_in_use(library: Library, glossary: dict[str, list[str]]) -> Iterator[None]:
+    """Chinese queries translated by `glossary` meanwhile, then by the shipped one again; the library's
+    last translation is forgotten both times, so that none made by the other glossary is reused."""
+    resources = translate._resources()
+    shipped = resources.glossary
+    resources.use_glossary(glossary)
+    library._translated = None
+    try:
+        yield
+    finally:
+        resources.use_glossary(shipped)
+        library._translated = None
 
 
 def report(sets: list[LabelledSet], before: dict, after: dict, show_queries: bool) -> None:
@@ -77,13 +94,11 @@ def main() -> None:
     with Library(eval_library.path()) as library:
         library.warm()
         sets = load_sets(library, args.sets.split(","))
-        resources = translate._resources()
-        shipped = resources.glossary
-        resources.use_glossary(older)
-        before = run(library, sets)
-        resources.use_glossary(shipped)
+        with glossary_in_use(library, older):
+            before = run(library, sets)
         after = run(library, sets)
         papers = library.count()
+    shipped = translate._resources().glossary
     print(f"glossary {len(older):,} → {len(shipped):,} terms; {papers:,} papers; MRR@10 or nDCG@10\n")
     report(sets, before, after, args.queries)
 

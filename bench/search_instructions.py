@@ -5,8 +5,8 @@
 Wall-clock latency on a shared virtual machine moved by half from one run to the next this year (the same
 code's lexical p50 at 92.5k papers read 2.5–5.4 ms in one afternoon), so small changes to the search path
 cannot be told apart by timing. Instructions can: two runs of the same code differed by 15 M of 20.6 G
-(under 1% of what 200 searches take). For each
-tree, two processes run under valgrind's cachegrind (Debian's `valgrind`): one opens the library and
+(under 1% of what 200 searches take). For each tree, two processes run under valgrind's cachegrind
+(Debian's `valgrind`): one opens the library and
 searches `--warm` titles, the other does the same and then searches `--searches` titles never searched
 before; the difference, divided by `--searches`, is what a search costs once the process is warm. Titles
 are drawn from the library with a fixed seed; searches are `library.search(title, limit=10,
@@ -30,7 +30,7 @@ from paperscope.library import Library
 library = Library(sys.argv[1])
 warm, searches = int(sys.argv[2]), int(sys.argv[3])
 titles = [p.title for p in random.Random(7).sample([p for p in library.papers() if p.title], warm + searches)]
-for title in titles[: warm] + titles[warm:][:searches]:
+for title in titles:
     library.search(title, limit=10, mode="lexical")
 """
 

@@ -32,9 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import eval_library  # type: ignore[import-not-found]
+from glossary_eval import glossary_in_use  # type: ignore[import-not-found]
 from search_eval import SPLITS, K, paperscope, plain_bm25, reciprocal_rank, source_ids  # type: ignore[import-not-found]
 
-from paperscope.index import lexical, translate
+from paperscope.index import lexical
 from paperscope.library import Library
 
 PAIRS = Path(__file__).resolve().parent / "data" / "translation_pairs.json"
@@ -107,14 +108,8 @@ def main() -> None:
             for pair in pairs
         }
         with_glossary = chinese_figures(library, pairs, english_top)
-        resources = translate._resources()
-        shipped = resources.glossary
-        resources.use_glossary({})
-        try:
-            library._translated = None
+        with glossary_in_use(library, {}):
             without = chinese_figures(library, pairs, english_top)
-        finally:
-            resources.use_glossary(shipped)
         papers = library.count()
     print(f"{len(pairs)} pairs over {papers:,} papers (bench/data/eval_library.json); means per split\n")
     print(table(pairs, english, with_glossary, without))

@@ -162,12 +162,8 @@ class LexicalIndex:
             (self.folder / _POSITION).unlink(missing_ok=True)
         self.refresh()
 
-    @property
-    def searcher(self) -> tantivy.Searcher:
-        return self._reader.searcher
-
     def count(self) -> int:
-        return self.searcher.num_docs
+        return self._reader.searcher.num_docs
 
     def deleted(self) -> int:
         """Documents deleted but still counted in term statistics, until tantivy merges their segments away
@@ -205,10 +201,6 @@ class LexicalIndex:
                 partial.write_text(str(position), encoding="ascii")
 
     # searching
-
-    def frequency(self, term: str) -> int:
-        """Documents holding a quoted one-word term; 0 (rare) for phrases and column-bound terms, as FTS5's."""
-        return _frequency(self._reader, term)
 
     def search(
         self, query: lexical.Query, limit: int, enough: int | None = None, rows: set[int] | None = None
