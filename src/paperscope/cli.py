@@ -39,11 +39,11 @@ from paperscope.library import MAX_RESULTS, Library, SearchPage
 from paperscope.model import Paper
 from paperscope.normalize.math import to_unicode
 from paperscope.personal import NOT_RELEVANT, Personal
-from paperscope.pipeline import IngestReport
 from paperscope.store import DEFAULT_READER, is_server, safe_location
 
 if TYPE_CHECKING:
     from paperscope.fetch.apis import Fetched
+    from paperscope.pipeline import IngestReport
 
 app = typer.Typer(
     help="Explore a conference's paper list: ingest it, then list, show, search and export its papers.",

@@ -8,9 +8,9 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Generic, Self, TextIO, TypeVar
+from typing import TYPE_CHECKING, Generic, Self, TextIO, TypeVar
 
-from paperscope import citekeys, pipeline
+from paperscope import citekeys
 from paperscope.analyze import benchmarks as benchmark_model
 from paperscope.analyze import related as related_model
 from paperscope.analyze import stats as stats_model
@@ -23,6 +23,9 @@ from paperscope.index import fusion, lexical, semantic, translate
 from paperscope.model import Paper
 from paperscope.progress import Progress
 from paperscope.store import Store, open_store
+
+if TYPE_CHECKING:
+    from paperscope import pipeline
 
 MAX_RESULTS = 1_000
 MODES = ("hybrid", "lexical", "semantic")
@@ -156,6 +159,8 @@ class Library:
     ) -> pipeline.IngestReport:
         """Read paper lists in one transaction, then embed what is new (unless `embed_vectors` is off);
         `options` are the input formats' options, as pipeline.ingest takes them."""
+        from paperscope import pipeline  # here: reading and extraction take ~0.2 s to import, wasted by other commands
+
         report = pipeline.ingest(paths, self.store, skip_bad=skip_bad, progress=progress, options=options)
         changed = report.papers_created + report.papers_updated + report.papers_removed + report.papers_remade_changed
         if changed:  # the first search after the ingest should not wait for the lexical index

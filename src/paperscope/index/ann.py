@@ -21,12 +21,17 @@ changed library builds a new one and the old file goes.
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
-import faiss
 import numpy as np
 
 from paperscope.atomic import replacing
+
+if TYPE_CHECKING:
+    import faiss
 
 QUANTIZED_FROM = 20_000  # vectors; below, the float scan (~2 ms at 20k)
 SUBSPACES = 256  # of 512 dimensions: 128 bytes a vector (128 subspaces lost 0.03 of recall@10 at 1M)
@@ -35,10 +40,18 @@ OVERSAMPLE = 10  # candidates scored exactly per result wanted,
 LEAST_CANDIDATES = 300  # and at least this many (bench/ann.py: recall@10 0.975 at 1M with 100, 0.994 with 300)
 KIND = "pq4"  # in the file's name: a file of another kind of index (an older paperscope's) is built again
 
-# One thread per search: a server answers requests side by side, and faiss's threads waiting for a
-# busy core made the 92.5k full scan 2.1x slower on this machine under load (bench/ann.py, with and
-# without OMP_NUM_THREADS=1).
-faiss.omp_set_num_threads(1)
+
+@cache
+def _faiss() -> ModuleType:
+    """faiss, imported on first use: a library below QUANTIZED_FROM never needs it, and every command
+    would otherwise wait for its import (~60 ms) as it starts."""
+    import faiss
+
+    # One thread per search: a server answers requests side by side, and faiss's threads waiting for a
+    # busy core made the 92.5k full scan 2.1x slower on this machine under load (bench/ann.py, with and
+    # without OMP_NUM_THREADS=1).
+    faiss.omp_set_num_threads(1)
+    return faiss
 
 
 class AnnIndex:
@@ -49,6 +62,7 @@ class AnnIndex:
 
     @classmethod
     def build(cls, matrix: np.ndarray) -> AnnIndex:
+        faiss = _faiss()
         index = faiss.IndexPQFastScan(matrix.shape[1], SUBSPACES, 4, faiss.METRIC_INNER_PRODUCT)
         sample = np.random.default_rng(0).choice(len(matrix), min(len(matrix), TRAINING), replace=False)
         index.train(np.ascontiguousarray(matrix[np.sort(sample)], dtype=np.float32))
@@ -58,11 +72,12 @@ class AnnIndex:
     @classmethod
     def view(cls, path: Path) -> AnnIndex:
         """A saved index, memory-mapped rather than read."""
+        faiss = _faiss()
         return cls(faiss.read_index(str(path), faiss.IO_FLAG_MMAP | faiss.IO_FLAG_READ_ONLY))
 
     def save(self, path: Path) -> None:
         with replacing(path) as partial:  # a half-written index is never opened
-            faiss.write_index(self.index, str(partial))
+            _faiss().write_index(self.index, str(partial))
 
     def __len__(self) -> int:
         return int(self.index.ntotal)

@@ -6,7 +6,6 @@ import functools
 import html
 import re
 
-import latex2mathml.converter
 import nh3
 
 _MATHML_TAGS = {
@@ -82,6 +81,8 @@ def math_to_html(tex: str, display: bool) -> tuple[str, str | None]:
 
     A formula in an abstract's one line holds no TeX comment: a bare % is a percent sign ("more than $40%$",
     where latex2mathml dropped it and what followed)."""
+    import latex2mathml.converter  # here: its import (~80 ms) would hold up every command's start
+
     tex = _BARE_PERCENT.sub(r"\\%", tex) if "%" in tex else tex
     try:
         return latex2mathml.converter.convert(tex, display="block" if display else "inline"), None

@@ -10,15 +10,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
-from nameparser import HumanName
-from nameparser.config import Constants
 from pylatexenc.latex2text import LatexNodes2Text
 
+if TYPE_CHECKING:
+    from nameparser.config import Constants
+
 _TO_TEXT = LatexNodes2Text()
-_CONSTANTS = Constants()
-_CONSTANTS.titles.remove(*list(_CONSTANTS.titles))
 _CONJUNCTION = re.compile(r",?\s+and\s+", re.IGNORECASE)
 _LEADING_AND = re.compile(r"^and\s+", re.IGNORECASE)
 # "Given [Middle] Family": two to four capitalised words of letters or initials ("C.", "H.-J.",
@@ -28,19 +28,35 @@ _LEADING_AND = re.compile(r"^and\s+", re.IGNORECASE)
 _WORD = r"[^\W\d_]+(?:['-][^\W\d_]+)*"
 _INITIALS = r"[^\W\d_]\.(?:-?[^\W\d_]\.)*"
 _PLAIN_NAME = re.compile(rf"(?:{_INITIALS}|{_WORD})(?: (?:{_INITIALS}|{_WORD})){{0,2}} {_WORD}")
-_NOT_PLAIN_WORDS = frozenset(
-    word.lower().strip(".")
-    for words in (
-        _CONSTANTS.prefixes,
-        _CONSTANTS.conjunctions,
-        _CONSTANTS.suffix_acronyms,
-        _CONSTANTS.suffix_not_acronyms,
-        _CONSTANTS.bound_first_names,
-        _CONSTANTS.non_first_name_prefixes,
-        _CONSTANTS.first_name_titles,
+
+
+@cache
+def _constants() -> Constants:
+    """nameparser's word lists, its titles emptied; imported on first use, since every command would
+    otherwise wait for nameparser's import (~60 ms) as it starts."""
+    from nameparser.config import Constants
+
+    constants = Constants()
+    constants.titles.remove(*list(constants.titles))
+    return constants
+
+
+@cache
+def _not_plain_words() -> frozenset[str]:
+    constants = _constants()
+    return frozenset(
+        word.lower().strip(".")
+        for words in (
+            constants.prefixes,
+            constants.conjunctions,
+            constants.suffix_acronyms,
+            constants.suffix_not_acronyms,
+            constants.bound_first_names,
+            constants.non_first_name_prefixes,
+            constants.first_name_titles,
+        )
+        for word in words
     )
-    for word in words
-)
 
 
 @dataclass(frozen=True)
@@ -97,7 +113,9 @@ def parse_name(author: str) -> Name:
     """The parts of one name; a single word ("Prabhat") is a family name, a braced one an organisation."""
     if author.startswith("{") and author.endswith("}"):
         return Name(family=author[1:-1].strip(), literal=True)
-    human = HumanName(author, constants=_CONSTANTS)
+    from nameparser import HumanName
+
+    human = HumanName(author, constants=_constants())
     given = " ".join(p for p in (human.first, human.middle) if p)
     family = human.last
     if not family:
@@ -120,7 +138,7 @@ def family_word(author: str) -> str:
     """An author's family name as a citation key takes it: "Hal Daumé III" → "daume"."""
     words = author.split(" ")
     if _PLAIN_NAME.fullmatch(author) and all(
-        w[0].isupper() and w.lower().strip(".") not in _NOT_PLAIN_WORDS for w in words
+        w[0].isupper() and w.lower().strip(".") not in _not_plain_words() for w in words
     ):
         return ascii_word(words[-1])  # nameparser took 37% of preparing a record
     return ascii_word(parse_name(author).family)

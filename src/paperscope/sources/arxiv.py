@@ -10,8 +10,6 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-import feedparser
-
 from paperscope.errors import InputError
 from paperscope.model import RawRecord, Source
 from paperscope.sources.files import read_bytes
@@ -27,6 +25,8 @@ def sniff(name: str, head: bytes) -> bool:
 
 
 def read(path: Path) -> Iterator[RawRecord]:
+    import feedparser  # here: its import would hold up every command's start, most of which read no feed
+
     try:
         feed = feedparser.parse(read_bytes(path))
     except Exception as error:
