@@ -78,7 +78,8 @@ class Handler(BaseHTTPRequestHandler):
         seen[key] = seen.get(key, 0) + 1
         first = seen[key] == 1
         if FAULTS == "page2" and query.get("offset", query.get("start")) not in (None, "0"):
-            return self.send(500, b"down", "text/plain")
+            # down for good: told to retry at once, the client's five attempts take no back-off time
+            return self.send(500, b"down", "text/plain", {"Retry-After": "0"})
         if url.path == "/notes":
             offset = int(query.get("offset", 0))
             if FAULTS == "some" and first and offset == 0:

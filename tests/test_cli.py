@@ -40,7 +40,7 @@ def test_ingest_prints_the_summary_and_the_quality_report(db_path):
 
 
 def test_ingest_json_report(db_path):
-    run = run_cli("--db", db_path, "ingest", SEEDS, "--json")
+    run = run_cli("--db", db_path, "ingest", SEEDS, "--json", "--no-embed")
     report = json.loads(run.out)
     assert (report["records_read"], report["papers"], report["records_merged"], report["errors"]) == (57, 51, 6, 0)
     assert len(report["duplicates_merged"]) == 6
@@ -48,12 +48,12 @@ def test_ingest_json_report(db_path):
 
 def test_database_from_the_environment(tmp_path):
     db = tmp_path / "env.db"
-    assert run_cli("ingest", SEEDS, env={"PAPERSCOPE_DB": str(db)}).code == 0
+    assert run_cli("ingest", SEEDS, "--no-embed", env={"PAPERSCOPE_DB": str(db)}).code == 0
     assert papers_in(db) == 51
 
 
 def test_default_database_is_in_the_current_folder(tmp_path):
-    assert run_cli("ingest", SEEDS, cwd=tmp_path, env={"PAPERSCOPE_DB": ""}).code == 0
+    assert run_cli("ingest", SEEDS, "--no-embed", cwd=tmp_path, env={"PAPERSCOPE_DB": ""}).code == 0
     assert papers_in(tmp_path / "paperscope.db") == 51
 
 
@@ -211,7 +211,9 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, case):
 def test_skip_bad_ingests_the_good_files_and_lists_the_bad(tmp_path):
     inputs = bad_inputs(tmp_path)
     db = tmp_path / "lib.db"
-    run = run_cli("--db", db, "ingest", SEEDS, inputs["empty file"][0], inputs["not UTF-8"][0], "--skip-bad")
+    run = run_cli(
+        "--db", db, "ingest", SEEDS, inputs["empty file"][0], inputs["not UTF-8"][0], "--skip-bad", "--no-embed"
+    )
     assert run.code == 0
     assert "→ 51 papers (6 duplicates merged), 2 errors" in run.out
     assert "files skipped: 2" in run.out and "latin.txt:3: not UTF-8 text" in run.out
