@@ -12,6 +12,7 @@ runs tells how much of that a change saved; the last column is the last tree's m
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -26,6 +27,7 @@ COMMANDS = {
     "papers": ["papers", "--limit", "5"],
     "search": ["search", "speculative decoding", "--mode", "lexical"],
     "export bibtex": ["export", "--format", "bibtex"],
+    "related": ["related", "{paper}"],
     "ingest (unchanged)": ["ingest", str(SEEDS), "--no-embed"],
 }
 
@@ -44,6 +46,17 @@ def processor_seconds(src: Path, library: Path, args: list[str]) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def first_paper(src: Path, library: Path) -> str:
+    """The id of a paper of `library`, for `related`."""
+    listed = subprocess.run(
+        [sys.executable, "-m", "paperscope", "--db", str(library), "papers", "--json", "--limit", "1"],
+        capture_output=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(src)},
+    )
+    return json.loads(listed.stdout)["papers"][0]["id"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--src", nargs="+", type=Path, default=[HERE.parent / "src"])
@@ -52,10 +65,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         library = Path(folder) / "seeds.db"
         processor_seconds(args.src[0], library, ["ingest", str(SEEDS), "--no-embed"])
+        paper = first_paper(args.src[0], library)
         times: dict[tuple[str, Path], list[float]] = {}
         for _ in range(args.runs):
             for name, command in COMMANDS.items():
                 for src in args.src:
+                    command = [word.format(paper=paper) for word in command]
                     times.setdefault((name, src), []).append(processor_seconds(src, library, command))
     print(f"median processor seconds over {args.runs} runs; trees: " + ", ".join(map(str, args.src)))
     print(f"{'command':20}" + "".join(f"{i:>10}" for i in range(1, len(args.src) + 1)) + "     last/first")

@@ -503,3 +503,10 @@ def test_a_large_librarys_map_draws_each_topic_as_an_island(seeded_db, monkeypat
     nearest = [min(centres, key=lambda t: float(np.linalg.norm(place - centres[t]))) for place in xy]
     # most papers lie nearer their own topic's middle than any other's (all 51; a PCA of every paper: 14)
     assert sum(n == t for n, t in zip(nearest, topics, strict=True)) >= 0.9 * len(xy)
+
+
+def test_the_english_stop_words_shipped_are_scikit_learns():
+    """Related papers and topic phrases read the package's copy, so that no command imports scikit-learn for it."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    assert phrases.english_stop_words() == ENGLISH_STOP_WORDS

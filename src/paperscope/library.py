@@ -593,7 +593,6 @@ class Library:
         translate.warm()
         self.store.catch_up_indexes()
         self._library_idf()
-        related_model.stop_words()  # imports scikit-learn: seconds, holding the import lock every thread waits on
         if self.has_vectors():
             self.store.nearest(semantic.encoder().encode(["warm up"])[0], 1)
 

@@ -75,12 +75,17 @@ _TOPICAL = {
 
 
 @functools.cache
+def english_stop_words() -> frozenset[str]:
+    """scikit-learn's English stop words, from the package's copy of them (data/english_stop_words.txt)."""
+    text = files("paperscope.analyze").joinpath("data", "english_stop_words.txt").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+@functools.cache
 def stop_words() -> frozenset[str]:
     """The words a phrase never holds: scikit-learn's English stop words (less the topical ones), the genre's
-    and citation crumbs. Built on first use: importing scikit-learn would add a second to every command."""
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-    return (frozenset(ENGLISH_STOP_WORDS) - _TOPICAL) | GENRE_WORDS | {"et", "al", "e", "g", "i", "ie", "eg", "vs"}
+    and citation crumbs."""
+    return (english_stop_words() - _TOPICAL) | GENRE_WORDS | {"et", "al", "e", "g", "i", "ie", "eg", "vs"}
 
 
 # Words that belong in a phrase ("large language models", "training data") but say nothing alone.

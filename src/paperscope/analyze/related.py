@@ -50,11 +50,8 @@ def common_words() -> frozenset[str]:
 
 @cache
 def stop_words() -> frozenset[str]:
-    """scikit-learn's English stop words and the genre's, built on first use (importing scikit-learn would
-    add a second to every command)."""
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-    return ENGLISH_STOP_WORDS | _GENRE
+    """scikit-learn's English stop words and the genre's."""
+    return phrases.english_stop_words() | _GENRE
 
 
 def words(text: str) -> list[str]:
