@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import tantivy
 
@@ -74,6 +75,8 @@ _ANALYZER = (
 )
 
 _REMEMBERED = 100_000  # terms or frequencies a reader keeps before it forgets them all
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -89,12 +92,16 @@ class _Reader:
     terms: dict[tuple[str, float], tantivy.Query] = field(default_factory=dict)
 
     def doc_freq(self, field_name: str, word: str) -> int:
-        key = (field_name, word)
-        if (known := self.frequencies.get(key)) is None:
-            if len(self.frequencies) >= _REMEMBERED:
-                self.frequencies.clear()
-            known = self.frequencies[key] = self.searcher.doc_freq(field_name, word)
-        return known
+        return _remembered(self.frequencies, (field_name, word), lambda: self.searcher.doc_freq(field_name, word))
+
+
+def _remembered(kept: dict[K, V], key: K, make: Callable[[], V]) -> V:
+    """`kept[key]`, made and kept if missing; `kept` is emptied when it holds _REMEMBERED entries."""
+    if (known := kept.get(key)) is None:
+        if len(kept) >= _REMEMBERED:
+            kept.clear()
+        known = kept[key] = make()
+    return known
 
 
 def _schema() -> tantivy.Schema:
@@ -216,31 +223,16 @@ class LexicalIndex:
         near = self._side_by_side(query.pairs)
         hits: list[tuple[int, float, bool]] = []
         seen: set[int] = set()
-        for every, musts in ((True, self._every), (False, self._any)):
-            if len(hits) >= (enough or limit) or (found := musts(reader, query, term)) is None:
+        frequency = functools.partial(_frequency, reader)
+        passes = ((True, lambda: _every(query, term)), (False, lambda: _any(query, term, frequency)))
+        for every, musts in passes:
+            if len(hits) >= (enough or limit) or (found := musts()) is None:
                 continue
             for row, score in self._run(reader, found, exclude, limit, rows, near):
                 if row not in seen:
                     seen.add(row)
                     hits.append((row, score, every))
         return hits[:limit]
-
-    def _every(
-        self, reader: _Reader, query: lexical.Query, term: Callable[[str], tantivy.Query]
-    ) -> list[tantivy.Query] | None:
-        terms = query.content()
-        return _joined_or_apart(terms, query.joined_within(terms), term, tantivy.Occur.Must) if terms else None
-
-    def _any(
-        self, reader: _Reader, query: lexical.Query, term: Callable[[str], tantivy.Query]
-    ) -> list[tantivy.Query] | None:
-        required = query.required()
-        words = [w for w in query.rarest(functools.partial(_frequency, reader)) if w not in required]
-        if len(words) + len(required) < 2 or not words:
-            return None
-        clauses = _joined_or_apart(words, query.joined_within(words), term, tantivy.Occur.Should)
-        either = tantivy.Query.boolean_query([(tantivy.Occur.Should, clause) for clause in clauses])
-        return [*_joined_or_apart(required, query.joined_within(required), term, tantivy.Occur.Must), either]
 
     def _side_by_side(self, pairs: list[tuple[str, str]]) -> list[tantivy.Query]:
         """A query per pair of adjacent words, which scores the papers holding the two as a phrase."""
@@ -278,13 +270,12 @@ class LexicalIndex:
         """A quoted term of lexical.parse (`"word"`, `"two words"`, `title : "word"`) as a query: on the
         weighted text, or, when it names a column, on that column alone (as FTS5 counts it); a word's
         other number at `other_form`'s share."""
-        key = (term, other_form)
-        if (known := reader.terms.get(key)) is None:
-            if len(reader.terms) >= _REMEMBERED:
-                reader.terms.clear()
+
+        def make() -> tantivy.Query:
             words, column = _words(term)
-            known = reader.terms[key] = self._phrase(reader, TEXT if column is None else column, words, other_form)
-        return known
+            return self._phrase(reader, TEXT if column is None else column, words, other_form)
+
+        return _remembered(reader.terms, (term, other_form), make)
 
     def _phrase(self, reader: _Reader, field: str, words: list[str], other_form: float) -> tantivy.Query:
         if not words:
@@ -309,6 +300,23 @@ class LexicalIndex:
         if field != TEXT:
             return query
         return tantivy.Query.boost_query(query, _idf_ratio(reader, query, field, words))
+
+
+def _every(query: lexical.Query, term: Callable[[str], tantivy.Query]) -> list[tantivy.Query] | None:
+    terms = query.content()
+    return _joined_or_apart(terms, query.joined_within(terms), term, tantivy.Occur.Must) if terms else None
+
+
+def _any(
+    query: lexical.Query, term: Callable[[str], tantivy.Query], frequency: Callable[[str], int]
+) -> list[tantivy.Query] | None:
+    required = query.required()
+    words = [w for w in query.rarest(frequency) if w not in required]
+    if len(words) + len(required) < 2 or not words:
+        return None
+    clauses = _joined_or_apart(words, query.joined_within(words), term, tantivy.Occur.Should)
+    either = tantivy.Query.boolean_query([(tantivy.Occur.Should, clause) for clause in clauses])
+    return [*_joined_or_apart(required, query.joined_within(required), term, tantivy.Occur.Must), either]
 
 
 def _words(term: str) -> tuple[list[str], str | None]:
