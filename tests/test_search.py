@@ -288,6 +288,18 @@ def test_search_from_the_command_line(seeded_db, tmp_path):
     assert json.loads(backwards.out)["total"] == 2  # the same years as 2025..2027 (it found nothing)
 
 
+def test_a_result_without_an_abstract_says_so_under_its_title(tmp_path):
+    """SIGGRAPH's lists give titles alone: a blank line under such a result read as a display fault."""
+    listing = tmp_path / "siggraph2025.json"
+    papers = [{"title": "Wombat Fur Rendering"}, {"title": "Wombat Gaits", "abstract": "We film wombat gaits."}]
+    listing.write_text(json.dumps(papers), encoding="utf-8")
+    db = tmp_path / "lib.db"
+    assert run_cli("--db", db, "ingest", listing, "--no-embed").code == 0
+    lines = run_cli("--db", db, "search", "wombat", "--mode", "lexical").out.splitlines()
+    under = {lines[at].split(".", 1)[1].split("  ")[0].strip(): lines[at + 1] for at in (1, 3)}
+    assert under == {"Wombat Fur Rendering": "   (no abstract)", "Wombat Gaits": "   We film wombat gaits."}
+
+
 def test_a_rejected_submission_says_so_wherever_it_is_listed(tmp_path):
     """ICLR 2017's list holds its rejected submissions (245 of 490): "ICLR 2017" alone made them look published."""
     listing = tmp_path / "iclr2017.json"

@@ -378,7 +378,7 @@ def search(
             f" · score {row['score']:.3g}[/dim]"
         )
         snippet = _shown(hit.snippet or row["snippet"]).replace("\x02", "[yellow]").replace("\x03", "[/yellow]")
-        out.print(f"   {snippet}", highlight=False)
+        out.print(f"   {snippet}" if snippet else "   [dim](no abstract)[/dim]", highlight=False)
 
 
 @app.command()
