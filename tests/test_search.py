@@ -4,6 +4,7 @@ import json
 import re
 import sqlite3
 
+import inflection
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -188,11 +189,22 @@ def test_papers_with_the_query_words_side_by_side_rank_above_papers_with_them_ap
 def test_a_word_finds_its_other_number_below_the_word_itself():
     assert other_forms("policy") == ("policies",) and other_forms("matrices") == ("matrix",)
     assert other_forms("llm") == ("llms",) and other_forms("3d") == () and other_forms("模型") == ()
+    assert other_forms("information") == () and other_forms("children") == ("child",)
     index = LexicalIndex(None)
     texts = ((1, "Learned policies for legged robots."), (2, "A learned policy for legged robots."), (3, "Robots."))
     index.update([], [(row, _document(text)) for row, text in texts], 1)
     found = index.search(parse("policy robot"), 5)
     assert [(row, every) for row, _, every in found] == [(2, True), (1, True), (3, False)]
+
+
+def test_a_words_other_number_is_the_one_inflection_gives():
+    """other_forms applies inflection's rules compiled once: the same forms as inflection's own functions, for
+    the seeds' words and the uncountable and irregular words its rules single out."""
+    words = {w.lower() for path in SEEDS.iterdir() for w in re.findall(r"[A-Za-z]+", path.read_text(encoding="utf-8"))}
+    words |= {*inflection.UNCOUNTABLES, "people", "person", "men", "sexes", "moves", "cows", "zombies", "quizzes"}
+    words = {w for w in words if len(w) >= 3}
+    expected = {w: tuple(sorted({inflection.singularize(w), inflection.pluralize(w)} - {w})) for w in words}
+    assert len(words) > 1_000 and {w: other_forms(w) for w in words} == expected
 
 
 def test_a_hyphenated_query_word_finds_the_papers_that_join_it_and_a_hyphenated_paper_counts_once():

@@ -329,11 +329,42 @@ def _adjacent(tokens: list[str | None]) -> list[tuple[str, str]]:
 def other_forms(word: str) -> tuple[str, ...]:
     """The word in its other number, as a paper may write it: "policy" → "policies", "matrices" →
     "matrix", "llm" → "llms". Words of letters only; a form no paper uses is harmless (it matches nothing).
-    Kept once worked out: inflection tries its rules one pattern at a time (~0.1 ms a word), and
-    every result's snippet asks again."""
+    Kept once worked out: every result's snippet asks again."""
     if len(word) < 3 or not (word.isascii() and word.isalpha()):
         return ()
-    return tuple(sorted({inflection.singularize(word), inflection.pluralize(word)} - {word}))
+    return tuple(sorted({_singular(word), _plural(word)} - {word}))
+
+
+@functools.cache
+def _number_rules() -> tuple[re.Pattern[str], list[tuple[re.Pattern[str], str]], list[tuple[re.Pattern[str], str]]]:
+    """inflection's rules (its uncountable words, its plural and singular rules in its order), compiled once:
+    inflection.pluralize and singularize pass each rule to `re` as a string, one after another, ~0.1 ms a word,
+    a tenth of a lexical search at 92.5k papers for each word no search had asked for before."""
+    uncountable = re.compile(rf"(?i)\b(?:{'|'.join(inflection.UNCOUNTABLES)})\Z")
+    return (
+        uncountable,
+        [(re.compile(rule), replacement) for rule, replacement in inflection.PLURALS],
+        [(re.compile(rule), replacement) for rule, replacement in inflection.SINGULARS],
+    )
+
+
+def _plural(word: str) -> str:
+    """inflection.pluralize(word), by the compiled rules."""
+    _, plurals, _ = _number_rules()
+    return word if word.lower() in inflection.UNCOUNTABLES else _first_rule(plurals, word)
+
+
+def _singular(word: str) -> str:
+    """inflection.singularize(word), by the compiled rules."""
+    uncountable, _, singulars = _number_rules()
+    return word if uncountable.search(word) else _first_rule(singulars, word)
+
+
+def _first_rule(rules: list[tuple[re.Pattern[str], str]], word: str) -> str:
+    for pattern, replacement in rules:
+        if pattern.search(word):
+            return pattern.sub(replacement, word)
+    return word
 
 
 def parse_years(text: str | None) -> tuple[int, int] | None:
