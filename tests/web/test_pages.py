@@ -501,11 +501,13 @@ def test_a_search_matching_more_papers_than_it_ranks_says_its_count_is_a_floor(p
         narrow = httpx.get(f"{url}/api/search", params={"q": "reinforcement", "limit": 1000}).json()
         assert not narrow["capped"] and narrow["total"] == len(narrow["results"]) < 1000
         page.goto(f"{url}/?q=we&mode=lexical")
-        expect(page.locator("#results .summary").first).to_have_text("Showing 1–20 / 1000+ results")
-        expect(page.locator(".facets .hint")).to_have_text("Counted over the first 1000 results.")
+        expect(page.locator("#results .summary").first).to_have_text("Showing 1–20 / 1,000+ results")
+        expect(page.locator(".facets .hint")).to_have_text("Counted over the first 1,000 results.")
         page.goto(f"{url}/?q=reinforcement")
         expect(page.locator("#results .summary").first).to_have_text(f"Showing 1–20 / {narrow['total']} results")
         assert page.locator(".facets .hint").count() == 0
+        page.goto(f"{url}/stats")  # counts are grouped as the command line groups them
+        expect(page.locator("p.big")).to_contain_text("1,319 papers")
 
 
 def test_a_chart_of_more_rows_than_it_draws_shows_the_largest_and_says_so(page: Page, tmp_path):

@@ -29,6 +29,7 @@ from paperscope.web.outbound import paper_searches
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=HERE / "templates")
+templates.env.filters["thousands"] = "{:,}".format  # 92,514 papers, as the command line writes counts
 router = APIRouter(include_in_schema=False)
 PAGE = 20
 HOME_TOPICS = 8  # the largest topics the home page offers, each with its most central papers
