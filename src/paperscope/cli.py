@@ -26,7 +26,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
+from rich.table import Column, Table
 
 from paperscope import responses
 from paperscope.analyze.benchmarks import Benchmark
@@ -526,7 +526,7 @@ def stats(ctx: typer.Context, db: DbOption = None, as_json: JsonOption = False) 
     if as_json:
         _print_json(responses.stats_reply(found))
         return
-    out.print(f"[bold]{found.papers}[/bold] papers, {found.with_code} with code ({found.code_share:.0%})")
+    out.print(f"[bold]{found.papers:,}[/bold] papers, {found.with_code:,} with code ({found.code_share:.0%})")
     for title, rows in (
         ("venue and year", found.venues),
         ("contribution", found.contributions),
@@ -540,9 +540,9 @@ def stats(ctx: typer.Context, db: DbOption = None, as_json: JsonOption = False) 
 
 def _bar_table(title: str, rows: list[tuple[str, int]]) -> Table:
     most = max(count for _, count in rows) or 1
-    table = Table(title, "papers", "", title_justify="left", box=None)
+    table = Table(title, Column("papers", justify="right"), "", title_justify="left", box=None)
     for label, count in rows:
-        table.add_row(escape(str(label)), str(count), "[blue]" + "█" * max(1, round(30 * count / most)) + "[/blue]")
+        table.add_row(escape(str(label)), f"{count:,}", "[blue]" + "█" * max(1, round(30 * count / most)) + "[/blue]")
     return table
 
 

@@ -495,6 +495,7 @@ def test_a_search_matching_more_papers_than_it_ranks_says_its_count_is_a_floor(p
     assert run_cli("--db", db, "ingest", CORPUS / "aaai2022.json.gz", "--no-embed").code == 0
     shown = run_cli("--db", db, "search", "we", "--mode", "lexical", "--limit", "1")
     assert shown.out.startswith("1,000+ papers match; the first 1:")
+    assert run_cli("--db", db, "stats").out.startswith("1,319 papers, ")
     with serving(db) as url:
         wide = httpx.get(f"{url}/api/search", params={"q": "we", "mode": "lexical"}).json()
         assert (wide["total"], wide["capped"]) == (1000, True)

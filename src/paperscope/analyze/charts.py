@@ -60,8 +60,8 @@ def bars(rows: list[tuple[str, int]], title: str, width: int = 560) -> str:
         parts.append(
             f'<text x="{label_width - 6}" y="{y + 13}" text-anchor="end" font-size="12">{escape(short)}</text>'
             f'<rect x="{label_width}" y="{y}" width="{length:.1f}" height="{bar_height}" fill="{PALETTE[0]}">'
-            f"<title>{escape(label)}: {count}</title></rect>"
-            f'<text x="{label_width + length + 4:.1f}" y="{y + 13}" font-size="12">{count}</text>'
+            f"<title>{escape(label)}: {count:,}</title></rect>"
+            f'<text x="{label_width + length + 4:.1f}" y="{y + 13}" font-size="12">{count:,}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)

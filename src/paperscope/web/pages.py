@@ -293,7 +293,7 @@ def _chart(rows: list[tuple[str, int]], title: str, t: dict[str, str], most: int
     order, showed a whole corpus's first 20 by name, its smallest lists among them."""
     if len(rows) <= most:
         return bars(rows, title)
-    return bars(most_common(rows)[:most], t["largest_of"].format(title=title, shown=most, total=len(rows)))
+    return bars(most_common(rows)[:most], t["largest_of"].format(title=title, shown=most, total=f"{len(rows):,}"))
 
 
 @router.get("/benchmarks", response_class=HTMLResponse)
