@@ -199,22 +199,22 @@ def _progress() -> Iterator[Callable[[str, int, int], None]]:
 
 
 def _print_report(report: IngestReport) -> None:
-    unchanged = f" ({report.files_unchanged} unchanged)" if report.files_unchanged else ""
+    unchanged = f" ({report.files_unchanged:,} unchanged)" if report.files_unchanged else ""
     out.print(
-        f"{report.records_read} records read from {report.files_read} files{unchanged} → {report.papers} papers"
-        f" ({report.records_merged} duplicates merged), {report.errors} errors"
+        f"{report.records_read:,} records read from {report.files_read:,} files{unchanged} → {report.papers:,} papers"
+        f" ({report.records_merged:,} duplicates merged), {report.errors:,} errors"
     )
     out.print(
-        f"papers: {report.papers_created} created, {report.papers_updated} updated,"
-        f" {report.papers_unchanged} unchanged, {report.papers_removed} removed"
+        f"papers: {report.papers_created:,} created, {report.papers_updated:,} updated,"
+        f" {report.papers_unchanged:,} unchanged, {report.papers_removed:,} removed"
     )
     if report.papers_remade:
         out.print(
-            f"papers made by an earlier paperscope, made again from their records: {report.papers_remade}"
-            f" ({report.papers_remade_changed} changed)"
+            f"papers made by an earlier paperscope, made again from their records: {report.papers_remade:,}"
+            f" ({report.papers_remade_changed:,} changed)"
         )
-    missing = f", {report.vectors_missing} still missing (paperscope embed)" if report.vectors_missing else ""
-    out.print(f"vectors: {report.vectors_computed} computed{missing}")
+    missing = f", {report.vectors_missing:,} still missing (paperscope embed)" if report.vectors_missing else ""
+    out.print(f"vectors: {report.vectors_computed:,} computed{missing}")
     sections = [
         ("duplicates merged", [", ".join(group) for group in report.duplicates_merged]),
         ("near duplicates merged", [f"{p['a']} ~ {p['b']} (jaccard {p['jaccard']})" for p in report.near_duplicates]),
@@ -228,11 +228,11 @@ def _print_report(report: IngestReport) -> None:
     ]
     for title, lines in sections:
         if lines:
-            out.print(f"{title}: {len(lines)}")
+            out.print(f"{title}: {len(lines):,}")
             for line in lines[:REPORT_EXAMPLES]:
                 out.print(f"  {escape(line)}")
             if len(lines) > REPORT_EXAMPLES:
-                out.print(f"  … and {len(lines) - REPORT_EXAMPLES} more (--json lists all)")
+                out.print(f"  … and {len(lines) - REPORT_EXAMPLES:,} more (--json lists all)")
 
 
 @app.command()
@@ -254,14 +254,14 @@ def papers(
         _print_json(reply)
         return
     total, rows = reply["total"], reply["papers"]
-    table = Table("id", "display title", "venue", "year", "sources", title=f"{total} papers", title_justify="left")
+    table = Table("id", "display title", "venue", "year", "sources", title=f"{total:,} papers", title_justify="left")
     for row in rows:
         table.add_row(
             row["id"], _shown(row["display_title"]), row["venue"] or "", str(row["year"] or ""), str(row["sources"])
         )
     out.print(table)
     if total > offset + len(rows):
-        out.print(f"showing {offset + 1}–{offset + len(rows)} of {total}; use --offset {offset + len(rows)} for more")
+        out.print(f"showing {offset + 1}–{offset + len(rows)} of {total:,}; use --offset {offset + len(rows)} for more")
 
 
 @app.command()
@@ -477,7 +477,7 @@ def topics(
     table = Table("topic", "papers", "about", title=f"{len(rows)} topics", title_justify="left")
     for row in sorted(rows, key=lambda r: -r["size"]):
         table.add_row(
-            escape(row["label"]), str(row["size"]), "\n".join(_shown(p["display_title"]) for p in row["papers"])
+            escape(row["label"]), f"{row['size']:,}", "\n".join(_shown(p["display_title"]) for p in row["papers"])
         )
     out.print(table)
 

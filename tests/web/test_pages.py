@@ -492,7 +492,8 @@ def test_a_search_matching_more_papers_than_it_ranks_says_its_count_is_a_floor(p
     match (command line, API, page, whose facets say what they count), not that exactly 1,000 do; a
     narrower search counts exactly what it ranks."""
     db = tmp_path / "aaai.db"
-    assert run_cli("--db", db, "ingest", CORPUS / "aaai2022.json.gz", "--no-embed").code == 0
+    ingested = run_cli("--db", db, "ingest", CORPUS / "aaai2022.json.gz", "--no-embed")
+    assert ingested.code == 0 and ingested.out.startswith("1,319 records read from 1 files → 1,319 papers")
     shown = run_cli("--db", db, "search", "we", "--mode", "lexical", "--limit", "1")
     assert shown.out.startswith("1,000+ papers match; the first 1:")
     assert run_cli("--db", db, "stats").out.startswith("1,319 papers, ")
