@@ -201,8 +201,9 @@ def _progress() -> Iterator[Callable[[str, int, int], None]]:
 def _print_report(report: IngestReport) -> None:
     unchanged = f" ({report.files_unchanged:,} unchanged)" if report.files_unchanged else ""
     out.print(
-        f"{report.records_read:,} records read from {report.files_read:,} files{unchanged} → {report.papers:,} papers"
-        f" ({report.records_merged:,} duplicates merged), {report.errors:,} errors"
+        f"{_count(report.records_read, 'record')} read from {_count(report.files_read, 'file')}{unchanged}"
+        f" → {_count(report.papers, 'paper')} ({_count(report.records_merged, 'duplicate')} merged),"
+        f" {_count(report.errors, 'error')}"
     )
     out.print(
         f"papers: {report.papers_created:,} created, {report.papers_updated:,} updated,"
@@ -254,7 +255,7 @@ def papers(
         _print_json(reply)
         return
     total, rows = reply["total"], reply["papers"]
-    table = Table("id", "display title", "venue", "year", "sources", title=f"{total:,} papers", title_justify="left")
+    table = Table("id", "display title", "venue", "year", "sources", title=_count(total, "paper"), title_justify="left")
     for row in rows:
         table.add_row(
             row["id"], _shown(row["display_title"]), row["venue"] or "", str(row["year"] or ""), str(row["sources"])
@@ -281,6 +282,11 @@ def show(
         _print_json(responses.paper_reply(paper))
     else:
         _print_paper(paper)
+
+
+def _count(number: int, noun: str) -> str:
+    """ "1 file", "92,874 records": grouped by thousands, the noun in its number."""
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 def _shown(text: str) -> str:
@@ -474,7 +480,7 @@ def topics(
         _print_json(reply)
         return
     rows = reply["topics"]
-    table = Table("topic", "papers", "about", title=f"{len(rows)} topics", title_justify="left")
+    table = Table("topic", "papers", "about", title=_count(len(rows), "topic"), title_justify="left")
     for row in sorted(rows, key=lambda r: -r["size"]):
         table.add_row(
             escape(row["label"]), f"{row['size']:,}", "\n".join(_shown(p["display_title"]) for p in row["papers"])
@@ -714,7 +720,7 @@ def reading_list(
         _print_json(reply)
         return
     rows = reply["papers"]
-    table = Table("id", "display title", "state", "tags", title=f"{len(rows)} papers", title_justify="left")
+    table = Table("id", "display title", "state", "tags", title=_count(len(rows), "paper"), title_justify="left")
     for row in rows:
         table.add_row(row["id"], _shown(row["display_title"]), row["state"] or "", escape(", ".join(row["tags"])))
     out.print(table)

@@ -493,7 +493,7 @@ def test_a_search_matching_more_papers_than_it_ranks_says_its_count_is_a_floor(p
     narrower search counts exactly what it ranks."""
     db = tmp_path / "aaai.db"
     ingested = run_cli("--db", db, "ingest", CORPUS / "aaai2022.json.gz", "--no-embed")
-    assert ingested.code == 0 and ingested.out.startswith("1,319 records read from 1 files → 1,319 papers")
+    assert ingested.code == 0 and ingested.out.startswith("1,319 records read from 1 file → 1,319 papers")
     shown = run_cli("--db", db, "search", "we", "--mode", "lexical", "--limit", "1")
     assert shown.out.startswith("1,000+ papers match; the first 1:")
     assert run_cli("--db", db, "stats").out.startswith("1,319 papers, ")
