@@ -1,6 +1,7 @@
 """Instructions a lexical search takes, counted by valgrind, for source trees side by side.
 
-    python bench/search_instructions.py --library LIB.db [--src SRC_A SRC_B …] [--warm 200] [--searches 200]
+    python bench/search_instructions.py --library LIB.db [LIB_B.db …] [--src SRC_A SRC_B …]
+                                        [--warm 200] [--searches 200]
 
 Wall-clock latency on a shared virtual machine moved by half from one run to the next this year (the same
 code's lexical p50 at 92.5k papers read 2.5–5.4 ms in one afternoon), so small changes to the search path
@@ -11,6 +12,8 @@ searches `--warm` titles, the other does the same and then searches `--searches`
 before; the difference, divided by `--searches`, is what a search costs once the process is warm. Titles
 are drawn from the library with a fixed seed; searches are `library.search(title, limit=10,
 mode="lexical")`, snippets and papers included. PYTHONHASHSEED is fixed so that both runs hash alike.
+Trees whose indexes differ take a copy of the library each (`--library` once per tree, in `--src` order), each
+searched once beforehand so that its index is built before counting.
 """
 
 from __future__ import annotations
@@ -33,6 +36,15 @@ titles = [p.title for p in random.Random(7).sample([p for p in library.papers() 
 for title in titles:
     library.search(title, limit=10, mode="lexical")
 """
+
+
+def built(src: Path, library: Path) -> None:
+    """One search in the library with `src`, not counted: it builds the tree's index if the library has none."""
+    subprocess.run(
+        [sys.executable, "-c", _SEARCHES, str(library), "1", "0"],
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(src)},
+    )
 
 
 def instructions(src: Path, library: Path, warm: int, searches: int) -> int:
@@ -62,15 +74,25 @@ def instructions(src: Path, library: Path, warm: int, searches: int) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--library", type=Path, required=True, help="a library file (e.g. the whole corpus ingested)")
+    parser.add_argument(
+        "--library",
+        type=Path,
+        nargs="+",
+        required=True,
+        help="a library file (e.g. the whole corpus ingested), or one per tree",
+    )
     parser.add_argument("--src", type=Path, nargs="+", default=[HERE.parent / "src"], help="source trees' src folders")
     parser.add_argument("--warm", type=int, default=200, help="titles searched before the counted ones")
     parser.add_argument("--searches", type=int, default=200, help="titles counted")
     args = parser.parse_args()
+    if len(args.library) not in (1, len(args.src)):
+        parser.error("--library takes one library, or one per --src tree")
+    libraries = args.library * len(args.src) if len(args.library) == 1 else args.library
     per_search = {}
     with ThreadPoolExecutor(2) as pool:  # the two runs of a tree at once: one per core
-        for src in args.src:
-            runs = [pool.submit(instructions, src, args.library, args.warm, n) for n in (0, args.searches)]
+        for src, library in zip(args.src, libraries, strict=True):
+            built(src, library)
+            runs = [pool.submit(instructions, src, library, args.warm, n) for n in (0, args.searches)]
             warm, both = (run.result() for run in runs)
             per_search[src] = (both - warm) / args.searches
             print(f"{src}: {per_search[src] / 1e6:,.2f} M instructions a search ({args.searches} after {args.warm})")
