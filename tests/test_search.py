@@ -17,6 +17,7 @@ from paperscope.index.lexical import (
     cjk_bigrams,
     other_forms,
     parse,
+    singular,
     snippet,
     with_joined_compounds,
 )
@@ -198,13 +199,14 @@ def test_a_word_finds_its_other_number_below_the_word_itself():
 
 
 def test_a_words_other_number_is_the_one_inflection_gives():
-    """other_forms applies inflection's rules compiled once: the same forms as inflection's own functions, for
-    the seeds' words and the uncountable and irregular words its rules single out."""
+    """other_forms and singular apply inflection's rules compiled once: the same forms as inflection's own
+    functions, for the seeds' words and the uncountable and irregular words its rules single out."""
     words = {w.lower() for path in SEEDS.iterdir() for w in re.findall(r"[A-Za-z]+", path.read_text(encoding="utf-8"))}
     words |= {*inflection.UNCOUNTABLES, "people", "person", "men", "sexes", "moves", "cows", "zombies", "quizzes"}
     words = {w for w in words if len(w) >= 3}
     expected = {w: tuple(sorted({inflection.singularize(w), inflection.pluralize(w)} - {w})) for w in words}
     assert len(words) > 1_000 and {w: other_forms(w) for w in words} == expected
+    assert {w: singular(w) for w in words} == {w: inflection.singularize(w) for w in words}
 
 
 def test_a_hyphenated_query_word_finds_the_papers_that_join_it_and_a_hyphenated_paper_counts_once():

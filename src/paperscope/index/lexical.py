@@ -330,9 +330,24 @@ def other_forms(word: str) -> tuple[str, ...]:
     """The word in its other number, as a paper may write it: "policy" → "policies", "matrices" →
     "matrix", "llm" → "llms". Words of letters only; a form no paper uses is harmless (it matches nothing).
     Kept once worked out: every result's snippet asks again."""
-    if len(word) < 3 or not (word.isascii() and word.isalpha()):
+    if not _inflected(word):
         return ()
-    return tuple(sorted({_singular(word), _plural(word)} - {word}))
+    return tuple(sorted({singular(word), _plural(word)} - {word}))
+
+
+@functools.lru_cache(maxsize=2**18)  # the whole corpus's papers hold 226,799 distinct words
+def singular(word: str) -> str:
+    """The word in the singular, as inflection.singularize makes it ("policies" → "policy", "matrices" →
+    "matrix"); a word of other characters than letters, or shorter than three, as it is. Kept once worked
+    out: the lexical index asks for every word of every paper."""
+    if not _inflected(word):
+        return word
+    uncountable, _, singulars = _number_rules()
+    return word if uncountable.search(word) else _first_rule(singulars, word)
+
+
+def _inflected(word: str) -> bool:
+    return len(word) >= 3 and word.isascii() and word.isalpha()
 
 
 @functools.cache
@@ -352,12 +367,6 @@ def _plural(word: str) -> str:
     """inflection.pluralize(word), by the compiled rules."""
     _, plurals, _ = _number_rules()
     return word if word.lower() in inflection.UNCOUNTABLES else _first_rule(plurals, word)
-
-
-def _singular(word: str) -> str:
-    """inflection.singularize(word), by the compiled rules."""
-    uncountable, _, singulars = _number_rules()
-    return word if uncountable.search(word) else _first_rule(singulars, word)
 
 
 def _first_rule(rules: list[tuple[re.Pattern[str], str]], word: str) -> str:

@@ -8,6 +8,9 @@ frequency there is FTS5's weighted frequency, scored by BM25 with the same k1 1.
 still differs: tantivy's IDF is ln(1 + (N - n + 0.5) / (n + 0.5)) where FTS5 has no "1 +", and the
 repeated text lengthens a document by its weighted columns. The columns a query may name (title:,
 author:, …) are indexed apart too, and such a term is scored in its column alone, as FTS5 does.
+A second field holds the weighted text with each word in the singular (`lexical.singular`): a word's
+other number, which FTS5 does not look for, is found through it (OTHER_FORM).
+An index made before that field existed no longer opens with this schema, and its caller builds it again.
 
 Each document carries its paper's rowid (`row`, a fast field); the caller maps rowids to papers and
 tells the index which rows changed. The position the index is in step with (a number of the
@@ -32,6 +35,7 @@ from paperscope.atomic import replacing
 from paperscope.index import lexical
 
 TEXT = "text"
+SINGULAR = "singular"  # the weighted text with each word in the singular (lexical.singular)
 ROW = "row"
 TOKENIZER = "words"  # unicode words, lower case, accents folded: FTS5's unicode61 remove_diacritics 2
 _POSITION = "position"
@@ -50,13 +54,16 @@ _DELETED_AT_ONCE = 10_000
 # bench/search_eval.py's sets (0.3 against 0.1–2, and windows of 2 and 8 words): at 11.5k papers,
 # hybrid seed queries 0.670 → 0.701 nDCG@10, the mean over the sets 0.816 → 0.822.
 PROXIMITY = 0.3
-# A query word also finds its other number ("policy" finds "policies", lexical.other_forms), scored as
-# the better of the two matches with the other form's BM25 counted at this share: the index does not
-# stem, and a translated Chinese query gives "hallucination" where papers write "hallucinations".
-# Summed as OR alternatives the forms cost the description queries 0.970 → 0.896 MRR@10 (lexical, tune
-# parts of bench/search_eval.py); taken as the better one, at 0.5 against 0.3, 0.7 and 1.0, they gain
-# Chinese descriptions 0.863 → 0.914 and Chinese seed queries 0.657 → 0.706 (lexical), and the mean
-# over the sets in hybrid 0.820 → 0.837.
+# A query word also finds its other number ("policy" finds "policies", lexical.other_forms): the index does
+# not stem, and a translated Chinese query gives "hallucination" where papers write "hallucinations". A paper
+# must hold either number, looked for by their singular (lexical.singular), which earns this share of the
+# word's score; the word as typed earns the rest, so a paper with the other number alone scores about this
+# share of one with the word. Chosen when the two words were a disjunction (the better match, the other at this
+# share): summed as OR alternatives they cost the description queries 0.970 → 0.896 MRR@10 (lexical, tune parts
+# of bench/search_eval.py); at 0.5 against 0.3, 0.7 and 1.0 they gained Chinese descriptions 0.863 → 0.914 and
+# Chinese seed queries 0.657 → 0.706 (lexical), and the mean over the sets in hybrid 0.820 → 0.837. The
+# singular ranks as well or better on every tune part (vague English descriptions 0.433 → 0.466, hybrid) and
+# takes 16% fewer instructions a search at 92.5k papers.
 OTHER_FORM = 0.5
 # A Chinese query's English (lexical.Query.typed False) takes the other number at this share: Chinese marks
 # no number, so "contexts" is as likely as the "context" its translation gives. Chosen on the tune parts of
@@ -74,7 +81,9 @@ _ANALYZER = (
     .build()
 )
 
+_MUST, _SHOULD = tantivy.Occur.Must, tantivy.Occur.Should
 _REMEMBERED = 100_000  # terms or frequencies a reader keeps before it forgets them all
+Terms = Callable[[str], list[tantivy.Query]]  # a quoted term of lexical.parse -> its parts (LexicalIndex._term)
 K = TypeVar("K")
 V = TypeVar("V")
 
@@ -89,7 +98,7 @@ class _Reader:
 
     searcher: tantivy.Searcher
     frequencies: dict[tuple[str, str], int] = field(default_factory=dict)
-    terms: dict[tuple[str, float], tantivy.Query] = field(default_factory=dict)
+    terms: dict[tuple[str, float], list[tantivy.Query]] = field(default_factory=dict)
 
     def doc_freq(self, field_name: str, word: str) -> int:
         return _remembered(self.frequencies, (field_name, word), lambda: self.searcher.doc_freq(field_name, word))
@@ -108,6 +117,7 @@ def _schema() -> tantivy.Schema:
     builder = tantivy.SchemaBuilder()
     builder.add_unsigned_field(ROW, indexed=True, fast=True)
     builder.add_text_field(TEXT, tokenizer_name=TOKENIZER)
+    builder.add_text_field(SINGULAR, tokenizer_name=TOKENIZER)
     for column in _COLUMN_FIELDS:
         builder.add_text_field(column, tokenizer_name=TOKENIZER)
     return builder.build()
@@ -184,10 +194,12 @@ class LexicalIndex:
         return sum((segment.get("deletes") or {}).get("num_deleted_docs", 0) for segment in meta["segments"])
 
     def _document(self, row: int, texts: tuple[str, ...]) -> tantivy.Document:
-        weighted = " ".join(" ".join([text] * repeat) for text, repeat in zip(texts, _REPEATS, strict=True) if text)
         document = tantivy.Document()
         document.add_unsigned(ROW, row)
-        document.add_text(TEXT, weighted)
+        document.add_text(TEXT, _weighted(texts))
+        document.add_text(
+            SINGULAR, _weighted([" ".join(map(lexical.singular, _ANALYZER.analyze(text))) for text in texts])
+        )
         for column, text in zip(lexical.COLUMNS, texts, strict=True):
             if column in _COLUMN_FIELDS and text:
                 document.add_text(column, text)
@@ -219,7 +231,7 @@ class LexicalIndex:
         reader = self._reader
         other_form = OTHER_FORM if query.typed else OTHER_FORM_TRANSLATED
         term = functools.partial(self._term, reader, other_form=other_form)
-        exclude = [term(t) for t in query.exclude]
+        exclude = [term(t)[0] for t in query.exclude]
         near = self._side_by_side(query.pairs)
         hits: list[tuple[int, float, bool]] = []
         seen: set[int] = set()
@@ -266,57 +278,72 @@ class LexicalIndex:
         numbers = reader.searcher.fast_field_values(ROW, [address for _, address in found])
         return [(row, score) for (score, _), row in zip(found, numbers, strict=True)]
 
-    def _term(self, reader: _Reader, term: str, other_form: float) -> tantivy.Query:
-        """A quoted term of lexical.parse (`"word"`, `"two words"`, `title : "word"`) as a query: on the
-        weighted text, or, when it names a column, on that column alone (as FTS5 counts it); a word's
-        other number at `other_form`'s share."""
+    def _term(self, reader: _Reader, term: str, other_form: float) -> list[tantivy.Query]:
+        """A quoted term of lexical.parse (`"word"`, `"two words"`, `title : "word"`) as the queries whose
+        scores add up to its score, the first of them what a paper must match: on the weighted text, or, when
+        it names a column, on that column alone (as FTS5 counts it). A word whose other number the papers
+        hold is two: its singular, which both numbers share, earning `other_form` of the score, then the word
+        as typed, earning the rest. The singular is one posting list, which tantivy skips through where a
+        disjunction of the two words scored every posting of each window it sought into (at 92.5k papers,
+        ~30% of a search's instructions)."""
 
-        def make() -> tantivy.Query:
+        def make() -> list[tantivy.Query]:
             words, column = _words(term)
-            return self._phrase(reader, TEXT if column is None else column, words, other_form)
+            field = TEXT if column is None else column
+            if not words:
+                return [tantivy.Query.empty_query()]
+            if len(words) > 1:
+                phrase = tantivy.Query.phrase_query(self.schema, field, words)
+                return [self._scored_as_fts5(reader, phrase, field, words)]
+            word = self._word(reader, field, words[0])
+            forms = [f for f in lexical.other_forms(words[0]) if field == TEXT and reader.doc_freq(TEXT, f)]
+            if not forms:
+                return [word]
+            # inflection is not always symmetric ("curve" -> "curves" -> "curf"): each form's singular is looked for
+            keys = [
+                self._word(reader, SINGULAR, key) for key in sorted({lexical.singular(w) for w in (words[0], *forms)})
+            ]
+            either = keys[0] if len(keys) == 1 else tantivy.Query.boolean_query([(_SHOULD, k) for k in keys])
+            return [tantivy.Query.boost_query(either, other_form), tantivy.Query.boost_query(word, 1 - other_form)]
 
         return _remembered(reader.terms, (term, other_form), make)
-
-    def _phrase(self, reader: _Reader, field: str, words: list[str], other_form: float) -> tantivy.Query:
-        if not words:
-            return tantivy.Query.empty_query()
-        if len(words) > 1:
-            phrase = tantivy.Query.phrase_query(self.schema, field, words)
-            return self._scored_as_fts5(reader, phrase, field, words)
-        query = self._word(reader, field, words[0])
-        if field != TEXT:
-            return query
-        others = [
-            tantivy.Query.boost_query(self._word(reader, field, form), other_form)
-            for form in lexical.other_forms(words[0])
-            if reader.doc_freq(field, form)
-        ]
-        return tantivy.Query.disjunction_max_query([query, *others]) if others else query
 
     def _word(self, reader: _Reader, field: str, word: str) -> tantivy.Query:
         return self._scored_as_fts5(reader, tantivy.Query.term_query(self.schema, field, word), field, [word])
 
     def _scored_as_fts5(self, reader: _Reader, query: tantivy.Query, field: str, words: list[str]) -> tantivy.Query:
-        if field != TEXT:
+        if field not in (TEXT, SINGULAR):
             return query
         return tantivy.Query.boost_query(query, _idf_ratio(reader, query, field, words))
 
 
-def _every(query: lexical.Query, term: Callable[[str], tantivy.Query]) -> list[tantivy.Query] | None:
+def _weighted(texts: Iterable[str]) -> str:
+    """The columns' texts, each repeated as often as its weight (lexical.WEIGHTS)."""
+    return " ".join(" ".join([text] * repeat) for text, repeat in zip(texts, _REPEATS, strict=True) if text)
+
+
+def _every(query: lexical.Query, term: Terms) -> list[tantivy.Query] | None:
     terms = query.content()
-    return _joined_or_apart(terms, query.joined_within(terms), term, tantivy.Occur.Must) if terms else None
+    return _joined_or_apart(terms, query.joined_within(terms), term, every=True) if terms else None
 
 
-def _any(
-    query: lexical.Query, term: Callable[[str], tantivy.Query], frequency: Callable[[str], int]
-) -> list[tantivy.Query] | None:
+def _any(query: lexical.Query, term: Terms, frequency: Callable[[str], int]) -> list[tantivy.Query] | None:
+    """The required terms, and any of the rarest others, their parts side by side in one disjunction: of
+    term scorers alone, tantivy walks it the faster."""
     required = query.required()
     words = [w for w in query.rarest(frequency) if w not in required]
     if len(words) + len(required) < 2 or not words:
         return None
-    clauses = _joined_or_apart(words, query.joined_within(words), term, tantivy.Occur.Should)
-    either = tantivy.Query.boolean_query([(tantivy.Occur.Should, clause) for clause in clauses])
-    return [*_joined_or_apart(required, query.joined_within(required), term, tantivy.Occur.Must), either]
+    clauses = _joined_or_apart(words, query.joined_within(words), term, every=False)
+    either = tantivy.Query.boolean_query([(_SHOULD, clause) for clause in clauses])
+    return [*_joined_or_apart(required, query.joined_within(required), term, every=True), either]
+
+
+def _matched(parts: list[tantivy.Query]) -> tantivy.Query:
+    """A term's parts (LexicalIndex._term) as one query, which a paper matches by the first."""
+    if len(parts) == 1:
+        return parts[0]
+    return tantivy.Query.boolean_query([(_MUST, parts[0]), *((_SHOULD, part) for part in parts[1:])])
 
 
 def _words(term: str) -> tuple[list[str], str | None]:
@@ -352,30 +379,29 @@ def _idf_ratio(reader: _Reader, query: tantivy.Query, field: str, words: list[st
 
 
 def _joined_or_apart(
-    terms: list[str],
-    joined: list[tuple[tuple[str, ...], str]],
-    term: Callable[[str], tantivy.Query],
-    occur: tantivy.Occur,
+    terms: list[str], joined: list[tuple[tuple[str, ...], str]], term: Terms, every: bool
 ) -> list[tantivy.Query]:
-    """A query per term, but a hyphenated word's terms ("fine", "tuning"; each `occur`: all or any of them)
-    make one, which its joined spelling ("finetuning") meets as well (a phrase with one: the phrase joined),
-    scored as the better of the two, the joined spelling's BM25 at OTHER_FORM's share, as another form of a
-    word is. A paper that hyphenates the word holds both spellings (lexical.with_joined_compounds): counted
-    twice, it outranked papers with the query's other words (bench/search_eval.py's tune parts: vague_en
-    0.436 -> 0.417), and at its full score the rarer joined word outweighed its parts ("post-training"
-    above "diffusion language models")."""
+    """A query per term (`every`: each to be matched; else: each term's parts, any of them), but a hyphenated
+    word's terms ("fine", "tuning"; all or any of them) make one, which its joined spelling ("finetuning")
+    meets as well (a phrase with one: the phrase joined), scored as the better of the two, the joined
+    spelling's BM25 at OTHER_FORM's share, as another form of a word is. A paper that hyphenates the word
+    holds both spellings (lexical.with_joined_compounds): counted twice, it outranked papers with the query's
+    other words (bench/search_eval.py's tune parts: vague_en 0.436 -> 0.417), and at its full score the rarer
+    joined word outweighed its parts ("post-training" above "diffusion language models")."""
+    occur = _MUST if every else _SHOULD
     found, at = [], 0
     while at < len(terms):
         group = next(
             ((apart, together) for apart, together in joined if tuple(terms[at : at + len(apart)]) == apart), None
         )
         if group is None:
-            found.append(term(terms[at]))
+            parts = term(terms[at])
+            found += [_matched(parts)] if every else parts
             at += 1
             continue
         apart, together = group
-        parts = tantivy.Query.boolean_query([(occur, term(t)) for t in apart])
-        joined_up = tantivy.Query.boost_query(term(together), OTHER_FORM)
-        found.append(tantivy.Query.disjunction_max_query([parts, joined_up]))
+        words = tantivy.Query.boolean_query([(occur, _matched(term(t))) for t in apart])
+        joined_up = tantivy.Query.boost_query(_matched(term(together)), OTHER_FORM)
+        found.append(tantivy.Query.disjunction_max_query([words, joined_up]))
         at += len(apart)
     return found
