@@ -62,8 +62,8 @@ PROXIMITY = 0.3
 # share): summed as OR alternatives they cost the description queries 0.970 → 0.896 MRR@10 (lexical, tune parts
 # of bench/search_eval.py); at 0.5 against 0.3, 0.7 and 1.0 they gained Chinese descriptions 0.863 → 0.914 and
 # Chinese seed queries 0.657 → 0.706 (lexical), and the mean over the sets in hybrid 0.820 → 0.837. The
-# singular ranks as well or better on every tune part (vague English descriptions 0.433 → 0.466, hybrid) and
-# takes 16% fewer instructions a search at 92.5k papers.
+# singular ranks within 0.001 of that or better on every tune part (vague English descriptions 0.433 → 0.466,
+# hybrid) and takes 17% fewer instructions a search at 92.5k papers.
 OTHER_FORM = 0.5
 # A Chinese query's English (lexical.Query.typed False) takes the other number at this share: Chinese marks
 # no number, so "contexts" is as likely as the "context" its translation gives. Chosen on the tune parts of
