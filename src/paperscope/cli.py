@@ -30,6 +30,7 @@ from rich.table import Column, Table
 
 from paperscope import responses
 from paperscope.analyze.benchmarks import Benchmark
+from paperscope.analyze.stats import largest
 from paperscope.atomic import replacing
 from paperscope.copying import copy_library
 from paperscope.errors import PaperscopeError
@@ -537,16 +538,19 @@ def stats(ctx: typer.Context, db: DbOption = None, as_json: JsonOption = False) 
         ("venue and year", found.venues),
         ("contribution", found.contributions),
         ("topic", found.topics),
-        ("benchmark", found.benchmarks[:15]),
+        ("benchmark", found.benchmarks),
         ("model", found.models),
     ):
         if rows:
-            out.print(_bar_table(title, rows))
+            shown = largest(rows)
+            more = len(shown) < len(rows)
+            caption = f"{title}: the {len(shown)} largest of {len(rows):,} (--json lists all)" if more else None
+            out.print(_bar_table(title, shown, caption))
 
 
-def _bar_table(title: str, rows: list[tuple[str, int]]) -> Table:
+def _bar_table(title: str, rows: list[tuple[str, int]], caption: str | None = None) -> Table:
     most = max(count for _, count in rows) or 1
-    table = Table(title, Column("papers", justify="right"), "", title_justify="left", box=None)
+    table = Table(title, Column("papers", justify="right"), "", title=caption, title_justify="left", box=None)
     for label, count in rows:
         table.add_row(escape(str(label)), f"{count:,}", "[blue]" + "█" * max(1, round(30 * count / most)) + "[/blue]")
     return table

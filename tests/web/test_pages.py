@@ -514,13 +514,16 @@ def test_a_search_matching_more_papers_than_it_ranks_says_its_count_is_a_floor(p
 
 def test_a_chart_of_more_rows_than_it_draws_shows_the_largest_and_says_so(page: Page, tmp_path):
     """23 lists (ACML 2010-2024, AISTATS 1995-2009): the venue chart draws the 20 largest, not the
-    first 20 by name, and its title says how many there are."""
+    first 20 by name, and its title says how many there are; so does the command line's table."""
     lists = sorted(CORPUS.glob("acml20*.json.gz")) + sorted(CORPUS.glob("aistats*.json.gz"))[:8]
     db = tmp_path / "many.db"
     assert run_cli("--db", db, "ingest", *lists, "--no-embed").code == 0
     venues = json.loads(run_cli("--db", db, "stats", "--json").out)["venues"]
     assert len(venues) == 23
     ranked = sorted(venues, key=lambda venue: (-venue["papers"], venue["name"]))
+    printed = run_cli("--db", db, "stats").out.splitlines()
+    at = printed.index("venue and year: the 20 largest of 23 (--json lists all)")
+    assert [line.split()[:2] for line in printed[at + 2 : at + 22]] == [venue["name"].split() for venue in ranked[:20]]
     with serving(db) as url:
         page.goto(f"{url}/stats")
         chart = page.locator('svg.chart[aria-label^="Venue and year"]')

@@ -74,6 +74,15 @@ def _by_model(written: Counter[str], papers: Counter[str]) -> list[tuple[str, in
     return [(name, papers[key]) for key, name in names.items()]
 
 
+SHOWN = 20  # the rows a chart or table of counts shows, the largest when there are more
+
+
+def largest(rows: list[tuple[str, int]], most: int = SHOWN) -> list[tuple[str, int]]:
+    """All the rows, or, of more, the `most` largest: the venues, in name order, showed a whole corpus's first
+    20 by name, its smallest lists among them."""
+    return rows if len(rows) <= most else most_common(rows)[:most]
+
+
 def most_common(rows: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
     """(name, count) rows, most first, ties by name: the same library prints the same way."""
     return sorted(rows, key=lambda item: (-item[1], str(item[0])))

@@ -13,7 +13,7 @@ from fastapi.templating import Jinja2Templates
 
 from paperscope.analyze.benchmarks import close_names
 from paperscope.analyze.charts import bars, topic_colour, topic_map
-from paperscope.analyze.stats import most_common
+from paperscope.analyze.stats import largest
 from paperscope.errors import PaperscopeError
 from paperscope.export import FORMATS
 from paperscope.face.params import FiltersParam
@@ -288,12 +288,12 @@ def stats_page(request: Request, library: LibraryParam) -> HTMLResponse:
     return _render(request, "stats.html", stats=stats, charts=charts)
 
 
-def _chart(rows: list[tuple[str, int]], title: str, t: dict[str, str], most: int = 20) -> str:
-    """Bars of every row, or, of more, of the `most` largest, the title saying so: the venues, in name
-    order, showed a whole corpus's first 20 by name, its smallest lists among them."""
-    if len(rows) <= most:
-        return bars(rows, title)
-    return bars(most_common(rows)[:most], t["largest_of"].format(title=title, shown=most, total=f"{len(rows):,}"))
+def _chart(rows: list[tuple[str, int]], title: str, t: dict[str, str]) -> str:
+    """Bars of the rows stats.largest keeps, the title saying when those are not all."""
+    shown = largest(rows)
+    if len(shown) < len(rows):
+        title = t["largest_of"].format(title=title, shown=len(shown), total=f"{len(rows):,}")
+    return bars(shown, title)
 
 
 @router.get("/benchmarks", response_class=HTMLResponse)
