@@ -117,7 +117,7 @@ def _schema() -> tantivy.Schema:
     builder = tantivy.SchemaBuilder()
     builder.add_unsigned_field(ROW, indexed=True, fast=True)
     builder.add_text_field(TEXT, tokenizer_name=TOKENIZER)
-    builder.add_text_field(SINGULAR, tokenizer_name=TOKENIZER)
+    builder.add_text_field(SINGULAR, tokenizer_name=TOKENIZER, index_option="freq")  # no phrases: no positions
     for column in _COLUMN_FIELDS:
         builder.add_text_field(column, tokenizer_name=TOKENIZER)
     return builder.build()
