@@ -23,6 +23,7 @@ from paperscope.index.lexical import (
 )
 from paperscope.index.lexical_index import LexicalIndex
 from paperscope.library import Library
+from paperscope.responses import explain
 
 from .conftest import BEFORE_BROWSE_INDEXES, CORPUS, SEEDS, run_cli
 
@@ -105,6 +106,14 @@ def test_snippets_mark_whole_words_in_any_case():
     assert snippet("An X-ray of Pre-Trained nets.", parse("xray pretrained")) == (
         "An \x02X-ray\x03 of \x02Pre-Trained\x03 nets."
     )
+
+
+def test_the_reasons_of_a_result_leave_out_the_stop_words_the_search_leaves_out(library):
+    hit = library.search("policies for reasoning", limit=1, mode="lexical")[0]
+    told = [word for match in explain(hit, "policies for reasoning")["matched"] for word in match["words"]]
+    assert "reasoning" in told and "for" not in told
+    only = library.search("the who", limit=1, mode="lexical")[0]  # nothing else left: the stop words are the query
+    assert "the" in [word for match in explain(only, "the who")["matched"] for word in match["words"]]
 
 
 def test_a_word_is_matched_where_a_word_begins_as_the_reasons_of_a_result_say():

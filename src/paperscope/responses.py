@@ -12,7 +12,13 @@ import re
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from paperscope.index.lexical import begins_a_word, cjk_bigrams, hyphenated_words, with_joined_compounds
+from paperscope.index.lexical import (
+    begins_a_word,
+    cjk_bigrams,
+    hyphenated_words,
+    is_stopword,
+    with_joined_compounds,
+)
 from paperscope.model import Paper
 from paperscope.normalize.html import note_to_html
 
@@ -81,6 +87,7 @@ def explain(hit: SearchHit, query: str) -> dict[str, Any]:
     field), the similarity of meaning, and whether the query was the paper's id."""
     typed = query.lower()
     words = list(dict.fromkeys(w for w in re.findall(r"\w+", cjk_bigrams(typed)) if len(w) > 1))
+    words = [w for w in words if not is_stopword(w)] or words  # as the search looks for them
     # a word typed with hyphens is found joined too ("fine-tuning": "finetuning"), as the index finds it
     spelled = {word.replace("-", ""): word for word in hyphenated_words(typed)}
     words += [word for word in spelled if word not in words]

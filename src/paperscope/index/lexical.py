@@ -113,6 +113,11 @@ _STOPWORDS = frozenset(
 )
 
 
+def is_stopword(word: str) -> bool:
+    """A word (in lower case) so common that a search leaves it out when other words remain."""
+    return word in _STOPWORDS
+
+
 def cjk_bigrams(text: str) -> str:
     """ "大语言模型" -> "大语 语言 言模 模型": CJK runs as overlapping bigrams, the rest unchanged."""
     if text.isascii():  # most texts: Python knows this without reading them, the pattern would scan them
@@ -238,7 +243,7 @@ class Query:
 
     def content(self) -> list[str]:
         """The terms without stop words, unless nothing else is left ("the who")."""
-        return [t for t in self.must if t.strip('"') not in _STOPWORDS] or self.must
+        return [t for t in self.must if not is_stopword(t.strip('"'))] or self.must
 
     def joined_within(self, terms: list[str]) -> list[tuple[tuple[str, ...], str]]:
         """`joined`, each word's terms narrowed to `terms` (content() leaves "state-of-the-art" "state", "art")."""
