@@ -296,7 +296,9 @@ class LexicalIndex:
                 phrase = tantivy.Query.phrase_query(self.schema, field, words)
                 return [self._scored_as_fts5(reader, phrase, field, words)]
             word = self._word(reader, field, words[0])
-            forms = [f for f in lexical.other_forms(words[0]) if field == TEXT and reader.doc_freq(TEXT, f)]
+            if field != TEXT:
+                return [word]
+            forms = [f for f in lexical.other_forms(words[0]) if reader.doc_freq(TEXT, f)]
             if not forms:
                 return [word]
             # inflection is not always symmetric ("curve" -> "curves" -> "curf"): each form's singular is looked for
