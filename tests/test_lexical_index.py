@@ -162,14 +162,14 @@ def test_a_words_other_number_counts_for_less_as_typed_than_in_a_chinese_querys_
     assert singular / plural == pytest.approx(ratios[0], rel=1e-3)
 
 
-def test_a_word_finds_its_other_number_where_inflection_pairs_them_one_way_only():
-    """inflection makes "curves" of "curve" but "curf" of "curves", so the two numbers' singulars differ: the word
-    looks for its other number's singular too."""
-    assert lexical.other_forms("curve") == ("curves",) and lexical.singular("curves") == "curf"
+def test_a_word_finds_its_other_number_where_the_two_singulars_differ():
+    """The dictionary gives "lens" and "lense" as the singulars of "lenses", and inflection's rules choose "lense",
+    so the two numbers' singulars differ: the word looks for its other number's singular too."""
+    assert lexical.other_forms("lens") == ("lenses",) and lexical.singular("lenses") == "lense"
     index = LexicalIndex(None)
-    texts = ["learning curve", "learning curves", *(f"gamma filler{n}" for n in range(8))]
+    texts = ["contact lens", "contact lenses", *(f"gamma filler{n}" for n in range(8))]
     index.update([], [(row, ("", "", "", text, "", "", "")) for row, text in enumerate(texts, start=1)], 1)
-    for query in ("curve", "learning curve"):
+    for query in ("lens", "contact lens"):
         assert {row for row, _, every in index.search(lexical.parse(query), 10) if every} == {1, 2}, query
 
 
@@ -197,6 +197,24 @@ def test_an_index_made_before_the_singular_field_is_built_again(tmp_path, page):
     with Library(tmp_path / "lib.db") as lib:
         assert names(lib.search("hallucinations diffusion", limit=1, mode="lexical")) == ["VGR"]
         assert in_step(lib)
+
+
+def test_an_index_whose_singulars_were_made_by_other_versions_is_built_again(tmp_path, page):
+    """Another version of the dictionary or the rules may make other singulars, which the query's would not meet:
+    the index records what made them, and one made otherwise is built again, though it holds every paper."""
+    path, _ = page
+    with Library(tmp_path / "lib.db") as lib:
+        lib.ingest([path], embed_vectors=False)
+        folder = index_folder(lib)
+        rows = [row for (row,) in lib.store.db.execute("SELECT rowid FROM papers")]
+    index = LexicalIndex(folder)  # every paper's document replaced by another text, as if made by others
+    index.update(rows, [(row, ("", "", "", "an older index", "", "", "")) for row in rows], index.position)
+    made_by = (folder / "made-by").read_text(encoding="utf-8")
+    assert made_by.startswith("lemminflect 0.2.3, inflection 0.5.1: biases>bias waves>wave")
+    (folder / "made-by").write_text(made_by.replace("waves>wave", "waves>wafe"), encoding="utf-8")
+    with Library(tmp_path / "lib.db") as lib:
+        assert names(lib.search("hallucinations diffusion", limit=1, mode="lexical")) == ["VGR"]
+        assert in_step(lib) and (folder / "made-by").read_text(encoding="utf-8") == made_by
 
 
 def test_a_deleted_index_is_built_again(seeded_any):

@@ -10,7 +10,8 @@ repeated text lengthens a document by its weighted columns. The columns a query 
 author:, …) are indexed apart too, and such a term is scored in its column alone, as FTS5 does.
 A second field holds the weighted text with each word in the singular (`lexical.singular`): a word's
 other number, which FTS5 does not look for, is found through it (OTHER_FORM).
-An index made before that field existed no longer opens with this schema, and its caller builds it again.
+An index made before that field existed no longer opens with this schema, nor one whose singulars were made
+by other versions of the libraries that make them (the folder's `made-by`), and its caller builds it again.
 
 Each document carries its paper's rowid (`row`, a fast field); the caller maps rowids to papers and
 tells the index which rows changed. The position the index is in step with (a number of the
@@ -21,6 +22,7 @@ again, which is harmless: a row's document is always deleted before it is added.
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import json
 import math
 import re
@@ -40,6 +42,8 @@ ROW = "row"
 TOKENIZER = "words"  # unicode words, lower case, accents folded: FTS5's unicode61 remove_diacritics 2
 _POSITION = "position"
 _META = "meta.json"  # tantivy's list of segments, with the deletions each holds
+_MADE_BY = "made-by"  # what made the singular field's words (_singulars_made_by)
+_PROBES = ("biases", "waves", "semantics", "lenses", "criteria", "achieves", "data", "llms")
 _COLUMN_FIELDS = tuple(sorted(set(lexical.FIELDS.values())))
 _REPEATS = tuple(int(weight) for weight in lexical.WEIGHTS)
 _TERM = re.compile(r'^(?:(?P<column>\w+) : )?"(?P<words>.*)"$')
@@ -131,8 +135,12 @@ class LexicalIndex:
         self.schema = _schema()
         if folder is not None:
             folder.mkdir(exist_ok=True)
+            _check_made_by(folder)
         self.index = tantivy.Index(self.schema, None if folder is None else str(folder), reuse=True)
         self.index.register_tokenizer(TOKENIZER, _ANALYZER)
+        if folder is not None and not (folder / _MADE_BY).exists():
+            with replacing(folder / _MADE_BY) as partial:
+                partial.write_text(_singulars_made_by(), encoding="utf-8")
         self._position = self._read_position()
         self._reader = _Reader(self.index.searcher())
 
@@ -301,7 +309,7 @@ class LexicalIndex:
             forms = [f for f in lexical.other_forms(words[0]) if reader.doc_freq(TEXT, f)]
             if not forms:
                 return [word]
-            # inflection is not always symmetric ("curve" -> "curves" -> "curf"): each form's singular is looked for
+            # the two numbers may have two singulars ("lens"; "lenses" -> "lense"): each form's singular is looked for
             keys = [
                 self._word(reader, SINGULAR, key) for key in sorted({lexical.singular(w) for w in (words[0], *forms)})
             ]
@@ -317,6 +325,26 @@ class LexicalIndex:
         if field not in (TEXT, SINGULAR):
             return query
         return tantivy.Query.boost_query(query, _idf_ratio(reader, query, field, words))
+
+
+@functools.cache
+def _singulars_made_by() -> str:
+    """The libraries that make lexical.singular's words, with their versions, and what it makes of a few words
+    whose singulars changed before: another version, or a change to its rules, may make others."""
+    versions = ", ".join(f"{name} {importlib.metadata.version(name)}" for name in ("lemminflect", "inflection"))
+    return f"{versions}: " + " ".join(f"{word}>{lexical.singular(word)}" for word in _PROBES)
+
+
+def _check_made_by(folder: Path) -> None:
+    """Raises ValueError when `folder` holds an index whose singulars were made otherwise (or not recorded)."""
+    if not (folder / _META).exists():
+        return
+    try:
+        made_by = (folder / _MADE_BY).read_text(encoding="utf-8")
+    except OSError:
+        made_by = None
+    if made_by != _singulars_made_by():
+        raise ValueError(f"{folder}: its singulars were made by {made_by or 'an unrecorded version'}")
 
 
 def _weighted(texts: Iterable[str]) -> str:
