@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import functools
 import re
-import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from importlib.resources import files
 from itertools import pairwise
 
 import inflection
@@ -331,11 +331,7 @@ def _adjacent(tokens: list[str | None]) -> list[tuple[str, str]]:
     ]
 
 
-# Plurals the rules leave as they are and the dictionary knows ("phenomena", "stimuli", "formulae", "feet"): of
-# the whole corpus's 84,715 words of letters, the rules leave 69,882 as they are, and the dictionary makes a
-# singular of 52 of these, all but "nurseries" with these endings. The others are not looked up: 33 -> 18 µs a
-# word never seen before.
-_LEARNED_PLURALS = ("a", "i", "ae", "eet", "eeth", "x")
+NUMBER_FORMS = files("paperscope.index") / "data" / "number_forms.tsv"  # made by index/number_forms.py
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -343,69 +339,62 @@ def other_forms(word: str) -> tuple[str, ...]:
     """The word in its other number, as a paper may write it: "policy" → "policies", "matrices" →
     "matrix", "llm" → "llms". Words of letters only; a form no paper uses is harmless (it matches nothing).
     Kept once worked out: every result's snippet asks again."""
-    if not _inflected(word):
+    if not inflects(word):
         return ()
     one = singular(word)
-    return tuple(sorted({one, *_plurals(one)} - {word}))
+    return tuple(sorted({one, *plurals(one)} - {word}))
 
 
 @functools.lru_cache(maxsize=2**18)  # the whole corpus's papers hold 226,799 distinct words
 def singular(word: str) -> str:
     """The word in the singular ("policies" → "policy", "biases" → "bias", "matrices" → "matrix"), a verb's
     -s form as the verb ("achieves" → "achieve"); a word of other characters than letters, or shorter than
-    three, as it is. The English dictionary's lemma (lemminflect) where it knows the word, inflection's rules
-    where it does not ("llms" → "llm"), and of a dictionary's lemmas the one the rules give, when they give
-    one: the rules alone made "bia" of "bias" and "biase" of "biases", "wafe" of "waves", so that the two
-    numbers never met. Where the dictionary has a word in -s as its own singular and the rules make another
-    word of it, the rules' is kept ("semantics" → "semantic", "means" → "mean"): a query in one finds the
-    other, as it did before the dictionary (bench/search_eval.py, a Chinese query's "pragmatics" finding
-    papers on "pragmatic" understanding). Kept once worked out: the lexical index asks for every word of
+    three, as it is. The English dictionary's (NUMBER_FORMS) where it differs from inflection's rules, which
+    alone made "bia" of "bias" and "biase" of "biases", "wafe" of "waves", so that the two numbers never met;
+    the rules' elsewhere ("llms" → "llm"). Kept once worked out: the lexical index asks for every word of
     every paper."""
-    if not _inflected(word):
+    if not inflects(word):
         return word
-    uncountable, _, singulars = _number_rules()
-    by_rule = word if uncountable.search(word) else _first_rule(singulars, word)
-    if by_rule == word and not word.endswith(_LEARNED_PLURALS):
-        return word
-    lemmas = _lemmas(word)
-    if by_rule in lemmas or not lemmas:
-        return by_rule
-    if word in lemmas:  # the rules' word, if a word at all, is kin: "semantics" finds "semantic", "bias" no "bia"
-        return by_rule if _lemmatizer().getAllLemmas(by_rule) else word
-    return lemmas[0]
+    return _number_forms()[0].get(word) or rule_singular(word)
 
 
-def _lemmas(word: str) -> tuple[str, ...]:
-    """The dictionary's singulars of a noun, or for a word in -s its verb's base form; none for a word it does
-    not know."""
-    known = _lemmatizer().getAllLemmas(word)
-    lemmas = known.get("NOUN") or (known.get("VERB") if word.endswith("s") else None) or ()
-    return tuple(lemma for lemma in lemmas if _inflected(lemma) and lemma.islower())
-
-
-def _plurals(word: str) -> tuple[str, ...]:
-    """A singular's plurals: the dictionary's where it knows the noun ("corpus" → "corpora", "corpuses"), else
-    the one inflection's compiled rules make."""
+def plurals(word: str) -> tuple[str, ...]:
+    """A singular's plurals: the dictionary's where they differ from inflection's rules ("corpus" → "corpora",
+    "corpuses"), else the one the rules make; none of a word inflection counts uncountable."""
     if word in inflection.UNCOUNTABLES:
         return ()
-    known = _lemmatizer().getAllInflections(word, upos="NOUN").get("NNS", ())
-    plurals = tuple(plural for plural in known if _inflected(plural) and plural.islower() and plural != word)
-    if plurals:
-        return plurals
+    return _number_forms()[1].get(word) or (rule_plural(word),)
+
+
+def rule_singular(word: str) -> str:
+    """inflection.singularize(word), by the compiled rules."""
+    uncountable, _, singulars = _number_rules()
+    return word if uncountable.search(word) else _first_rule(singulars, word)
+
+
+def rule_plural(word: str) -> str:
+    """inflection.pluralize(word), by the compiled rules."""
     _, rules, _ = _number_rules()
-    return (_first_rule(rules, word),)
+    return word if word in inflection.UNCOUNTABLES else _first_rule(rules, word)
+
+
+def inflects(word: str) -> bool:
+    """Whether a word has another number to look for: three letters or more, of a to z."""
+    return len(word) >= 3 and word.isascii() and word.isalpha()
 
 
 @functools.cache
-def _lemmatizer() -> types.ModuleType:
-    """lemminflect, imported at the first word asked for: loading its tables takes ~0.35 s."""
-    import lemminflect
-
-    return lemminflect
-
-
-def _inflected(word: str) -> bool:
-    return len(word) >= 3 and word.isascii() and word.isalpha()
+def _number_forms() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """NUMBER_FORMS: singulars by word, plurals by singular."""
+    singulars: dict[str, str] = {}
+    plurals: dict[str, tuple[str, ...]] = {}
+    for line in NUMBER_FORMS.read_text(encoding="utf-8").splitlines():
+        kind, word, forms = line.split("\t")
+        if kind == "singular":
+            singulars[word] = forms
+        else:
+            plurals[word] = tuple(forms.split())
+    return singulars, plurals
 
 
 @functools.cache

@@ -22,6 +22,7 @@ again, which is harmless: a row's document is always deleted before it is added.
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.metadata
 import json
 import math
@@ -329,10 +330,11 @@ class LexicalIndex:
 
 @functools.cache
 def _singulars_made_by() -> str:
-    """The libraries that make lexical.singular's words, with their versions, and what it makes of a few words
-    whose singulars changed before: another version, or a change to its rules, may make others."""
-    versions = ", ".join(f"{name} {importlib.metadata.version(name)}" for name in ("lemminflect", "inflection"))
-    return f"{versions}: " + " ".join(f"{word}>{lexical.singular(word)}" for word in _PROBES)
+    """What makes lexical.singular's words (its table of the dictionary's forms, inflection's rules) and what it
+    makes of a few words whose singulars changed before: another table or version may make others."""
+    table = hashlib.sha256(lexical.NUMBER_FORMS.read_bytes()).hexdigest()[:12]
+    made_by = f"number_forms.tsv {table}, inflection {importlib.metadata.version('inflection')}"
+    return f"{made_by}: " + " ".join(f"{word}>{lexical.singular(word)}" for word in _PROBES)
 
 
 def _check_made_by(folder: Path) -> None:
