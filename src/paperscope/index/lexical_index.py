@@ -11,7 +11,8 @@ author:, …) are indexed apart too, and such a term is scored in its column alo
 A second field holds the weighted text with each word in the singular (`lexical.singular`): a word's
 other number, which FTS5 does not look for, is found through it (OTHER_FORM).
 An index made before that field existed no longer opens with this schema, nor one whose singulars were made
-by other versions of the libraries that make them (the folder's `made-by`), and its caller builds it again.
+by another table of the dictionary's forms or version of inflection (the folder's `made-by`), and its caller
+builds it again.
 
 Each document carries its paper's rowid (`row`, a fast field); the caller maps rowids to papers and
 tells the index which rows changed. The position the index is in step with (a number of the
@@ -139,9 +140,6 @@ class LexicalIndex:
             _check_made_by(folder)
         self.index = tantivy.Index(self.schema, None if folder is None else str(folder), reuse=True)
         self.index.register_tokenizer(TOKENIZER, _ANALYZER)
-        if folder is not None and not (folder / _MADE_BY).exists():
-            with replacing(folder / _MADE_BY) as partial:
-                partial.write_text(_singulars_made_by(), encoding="utf-8")
         self._position = self._read_position()
         self._reader = _Reader(self.index.searcher())
 
@@ -338,8 +336,12 @@ def _singulars_made_by() -> str:
 
 
 def _check_made_by(folder: Path) -> None:
-    """Raises ValueError when `folder` holds an index whose singulars were made otherwise (or not recorded)."""
+    """Raises ValueError when `folder` holds an index whose singulars were made otherwise (or not recorded); in a
+    folder without an index, records what will make them, before the index exists: another process opening the
+    folder never finds an index without its record (and would remove it as one made otherwise)."""
     if not (folder / _META).exists():
+        with replacing(folder / _MADE_BY) as partial:
+            partial.write_text(_singulars_made_by(), encoding="utf-8")
         return
     try:
         made_by = (folder / _MADE_BY).read_text(encoding="utf-8")
